@@ -1,0 +1,3 @@
+module example.com/constructs
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/personcar
+
+go 1.22
