@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cling-go/cling/internal/fixture"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+// clingBin is the cling binary built once for the end-to-end tests.
+var clingBin string
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	dir, err := os.MkdirTemp("", "cling-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	clingBin = filepath.Join(dir, "cling")
+	build := exec.Command("go", "build", "-o", clingBin, ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building cling:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// result is the outcome of one cling run.
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// runCling runs the cling binary in dir.
+func runCling(t *testing.T, dir string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(clingBin, args...)
+	cmd.Dir = dir
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("running cling: %v", err)
+	}
+	return result{out.String(), errb.String(), code}
+}
+
+// golden compares got with testdata/golden/name, or rewrites it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join(fixture.Root(), "testdata", "golden", name)
+	if *update {
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+		return
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "missing golden file; run go test ./cmd/cling -run %s -update", t.Name())
+	assert.Equal(t, string(want), got)
+}
+
+func TestAnalyzeGolden(t *testing.T) {
+	cases := []struct {
+		fixture, caller, callee, golden string
+	}{
+		{"personcar", "./person", "./car", "personcar.analyze.json"},
+		{"constructs", "./caller", "./callee", "constructs.analyze.json"},
+		{"shop", "./checkout", "./pricing", "shop.checkout-pricing.analyze.json"},
+		{"shop", "./checkout", "./inventory", "shop.checkout-inventory.analyze.json"},
+		{"shop", "./checkout", "./money", "shop.checkout-money.analyze.json"},
+		{"shop", "./pricing", "./money", "shop.pricing-money.analyze.json"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.golden, func(t *testing.T) {
+			dir := fixture.Copy(t, tc.fixture)
+			before := fixture.Snapshot(t, dir)
+			r := runCling(t, dir, "analyze", "--caller", tc.caller, "--callee", tc.callee, "--json")
+			require.Equal(t, 0, r.code, r.stderr)
+			assert.Empty(t, r.stderr)
+			golden(t, tc.golden, r.stdout)
+			assert.Empty(t, fixture.Diff(before, fixture.Snapshot(t, dir)), "cling changed the module")
+		})
+	}
+}
+
+func TestPairsGolden(t *testing.T) {
+	for _, name := range []string{"personcar", "constructs", "shop"} {
+		t.Run(name, func(t *testing.T) {
+			dir := fixture.Copy(t, name)
+			r := runCling(t, dir, "pairs", "--all", "--json")
+			require.Equal(t, 0, r.code, r.stderr)
+			golden(t, name+".pairs.json", r.stdout)
+		})
+	}
+}
+
+func TestAnalyzePersonCarText(t *testing.T) {
+	dir := fixture.Copy(t, "personcar")
+	r := runCling(t, dir, "analyze", "--caller", "./person", "--callee", "./car")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "2 call sites, 2 coupled branches\n")
+	assert.Contains(t, r.stdout, "person/person.go:25:9  (*Person).addEnergy -> (*Car).Refuel  2 pairs\n"+
+		"    caller targets: person/person.go:22:5:false\n"+
+		"    callee targets: car/car.go:14:5:true  car/car.go:14:5:false\n")
+}
+
+func TestPairsRelativeToDir(t *testing.T) {
+	dir := fixture.Copy(t, "shop")
+	r := runCling(t, t.TempDir(), "-C", dir, "pairs", "--min-coupled", "20")
+	require.Equal(t, 0, r.code, r.stderr)
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	require.Len(t, lines, 3, r.stdout) // header + the two pairs with >= 20 coupled branches
+	assert.Contains(t, lines[1], "example.com/shop/pricing")
+}
+
+func TestBadInput(t *testing.T) {
+	dir := fixture.Copy(t, "personcar")
+	broken := filepath.Join(dir, "broken")
+	require.NoError(t, os.MkdirAll(broken, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(broken, "b.go"), []byte("package broken\n\nfunc F() int { return \"x\" }\n"), 0o644))
+	cases := []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"unknown package", []string{"analyze", "--caller", "./person", "--callee", "./nosuch"}, 1, "./nosuch"},
+		{"type errors", []string{"analyze", "--caller", "./broken", "--callee", "./car"}, 1, "broken/b.go:3:23"},
+		{"same package", []string{"analyze", "--caller", "./car", "--callee", "./car"}, 2, "caller and callee are the same package"},
+		{"same package by two names", []string{"analyze", "--caller", "./car", "--callee", "example.com/personcar/car"}, 1, "caller and callee are the same package"},
+		{"no call sites", []string{"analyze", "--caller", "./car", "--callee", "./person"}, 1, "no call sites from example.com/personcar/car to example.com/personcar/person"},
+		{"pattern matching nothing", []string{"pairs", "./nothing/..."}, 1, "matched no packages"},
+		{"missing flag", []string{"analyze", "--caller", "./person"}, 2, "callee"},
+		{"unknown flag", []string{"analyze", "--caller", "./person", "--callee", "./car", "--bogus"}, 2, "bogus"},
+		{"unknown command", []string{"frobnicate"}, 2, "frobnicate"},
+		{"stray argument", []string{"analyze", "--caller", "./person", "--callee", "./car", "extra"}, 2, "extra"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCling(t, dir, tc.args...)
+			assert.Equal(t, tc.code, r.code, "stderr: %s", r.stderr)
+			assert.Empty(t, r.stdout)
+			lines := strings.Split(strings.TrimRight(r.stderr, "\n"), "\n")
+			assert.Len(t, lines, 1, "want a one-line error, got %q", r.stderr)
+			assert.Contains(t, r.stderr, tc.msg)
+			assert.True(t, strings.HasPrefix(r.stderr, "cling: "), r.stderr)
+			assert.NotContains(t, r.stderr, "goroutine ")
+		})
+	}
+}
