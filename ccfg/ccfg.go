@@ -45,7 +45,27 @@ type Ref struct {
 	From  *Function
 	Block int
 	To    *Function
+	Kind  RefKind
 }
+
+// RefKind says how a function refers to another.
+type RefKind int
+
+const (
+	// RefCall is a call: static, an interface invoke, or a call through a
+	// function value.
+	RefCall RefKind = iota
+	// RefArg passes the function (or a closure) as an argument to a call,
+	// which will likely call it during the call.
+	RefArg
+	// RefValue takes the function as a value otherwise: stored, returned,
+	// converted. It runs later, if at all.
+	RefValue
+)
+
+// Runs reports whether the referenced function may run during the call of
+// the referring one (a call, or a function passed to a call).
+func (r Ref) Runs() bool { return r.Kind != RefValue }
 
 // BranchAt returns the branching node of the If ending block b, whether
 // the If's true successor is the node's false outcome, and ok=false if the
@@ -314,40 +334,62 @@ func (c *CCFG) refs(f *Function, res *Resolver) []Ref {
 	type key struct {
 		block int
 		to    *Function
+		kind  RefKind
 	}
 	seen := map[key]bool{}
-	add := func(block int, to *Function) {
+	add := func(block int, to *Function, kind RefKind) {
 		if to == nil {
 			return
 		}
-		k := key{block, to}
+		k := key{block, to, kind}
 		if seen[k] {
 			return
 		}
 		seen[k] = true
-		out = append(out, Ref{From: f, Block: block, To: to})
+		out = append(out, Ref{From: f, Block: block, To: to, Kind: kind})
 	}
 	for _, b := range f.SSA.Blocks {
 		for _, instr := range b.Instrs {
+			var callee ssa.Value
+			var args []ssa.Value
 			if call, ok := instr.(ssa.CallInstruction); ok {
-				for _, t := range res.Callees(call.Common()) {
-					add(b.Index, c.Function(t))
+				callee, args = call.Common().Value, call.Common().Args
+				for _, t := range res.Callees(call.Common(), c.Pkg) {
+					add(b.Index, c.Function(t), RefCall)
 				}
-			}
-			if mc, ok := instr.(*ssa.MakeClosure); ok && onlyCalled(mc) {
-				continue // the calls of the closure are the references
 			}
 			if _, ok := instr.(*ssa.DebugRef); ok {
 				continue
 			}
+			if mc, ok := instr.(*ssa.MakeClosure); ok && onlyCalled(mc) {
+				continue // the calls of the closure are the references
+			}
 			var ops [8]*ssa.Value
 			for _, op := range instr.Operands(ops[:0]) {
-				if op == nil || *op == nil {
+				if op == nil || *op == nil || *op == callee {
 					continue
 				}
-				if fn, ok := (*op).(*ssa.Function); ok {
-					add(b.Index, c.Function(res.Canonical(fn)))
+				var fn *ssa.Function
+				switch v := (*op).(type) {
+				case *ssa.Function:
+					fn = v
+				case *ssa.MakeClosure:
+					// A closure referenced by an instruction that uses it:
+					// counted where it is passed or stored, below.
+					if onlyCalled(v) {
+						continue
+					}
+					fn = v.Fn.(*ssa.Function)
+				default:
+					continue
 				}
+				kind := RefValue
+				for _, a := range args {
+					if a == *op {
+						kind = RefArg
+					}
+				}
+				add(b.Index, c.Function(res.Canonical(fn)), kind)
 			}
 		}
 	}

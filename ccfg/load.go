@@ -446,3 +446,41 @@ func (p *Program) Key(pos token.Pos) PosKey {
 	}
 	return PosKey{File: f.Name(), Offset: f.Offset(pos)}
 }
+
+// ListedPackage is a package found by List: its import path and directory.
+type ListedPackage struct {
+	Path, Dir string
+}
+
+// List resolves package patterns to import paths and directories without
+// loading them.
+func List(cfg LoadConfig) ([]ListedPackage, error) {
+	dir, err := absDir(cfg.Dir)
+	if err != nil {
+		return nil, err
+	}
+	var buildFlags []string
+	if len(cfg.Tags) > 0 {
+		buildFlags = append(buildFlags, "-tags="+strings.Join(cfg.Tags, ","))
+	}
+	pc := &packages.Config{Mode: packages.NeedName | packages.NeedFiles | packages.NeedModule, Dir: dir, BuildFlags: buildFlags, Env: os.Environ()}
+	pkgs, err := packages.Load(pc, cfg.Patterns...)
+	if err != nil {
+		return nil, &LoadError{Msg: fmt.Sprintf("loading %s: %v", strings.Join(cfg.Patterns, " "), firstLine(err.Error()))}
+	}
+	if err := checkListed(pkgs, cfg.Patterns); err != nil {
+		return nil, err
+	}
+	var out []ListedPackage
+	for _, p := range pkgs {
+		d := ""
+		if len(p.GoFiles) > 0 {
+			d = filepath.Dir(p.GoFiles[0])
+		} else if len(p.OtherFiles) > 0 {
+			d = filepath.Dir(p.OtherFiles[0])
+		}
+		out = append(out, ListedPackage{Path: p.PkgPath, Dir: d})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}

@@ -21,8 +21,11 @@ import (
 // VTA would need the whole program's value flow, which a library does not
 // have.
 //
-// Calls through plain function values (not closures created and called in
-// place) are not resolved: their targets are not bounded statically.
+// Calls through function values are resolved, in the same spirit, to the
+// functions of the analysed package whose address is taken there (named
+// functions and methods used as values, closures that escape) and whose
+// signature is identical to the called value's: a state machine that
+// calls l.state(l) reaches every state function it stores.
 //
 // Targets are canonical source functions: wrappers, thunks and bound
 // methods (promoted methods of embedded types among them) are looked
@@ -32,12 +35,15 @@ type Resolver struct {
 	prog  *Program
 	types []types.Type             // candidate concrete types for invokes, deterministic order
 	cache map[string]*typeutil.Map // method name -> interface type -> []*ssa.Function
+	// taken maps a package to the functions whose address is taken in
+	// it, by signature.
+	taken map[*types.Package]*typeutil.Map
 }
 
 // NewResolver prepares invoke resolution over the concrete types declared
 // (or instantiated) in the program's source packages.
 func NewResolver(prog *Program) *Resolver {
-	r := &Resolver{prog: prog, cache: map[string]*typeutil.Map{}}
+	r := &Resolver{prog: prog, cache: map[string]*typeutil.Map{}, taken: map[*types.Package]*typeutil.Map{}}
 	seen := map[types.Type]bool{}
 	add := func(t types.Type) {
 		if seen[t] {
@@ -95,8 +101,10 @@ func hasTypeParams(n *types.Named) bool {
 	return false
 }
 
-// Callees returns the canonical source functions a call may invoke.
-func (r *Resolver) Callees(c *ssa.CallCommon) []*ssa.Function {
+// Callees returns the canonical source functions a call may invoke. A call
+// through a function value resolves to the functions whose address is taken
+// in package takenIn (see Resolver).
+func (r *Resolver) Callees(c *ssa.CallCommon, takenIn *Package) []*ssa.Function {
 	if c.IsInvoke() {
 		return r.invoke(c.Value.Type(), c.Method)
 	}
@@ -104,8 +112,72 @@ func (r *Resolver) Callees(c *ssa.CallCommon) []*ssa.Function {
 		if can := r.Canonical(fn); can != nil {
 			return []*ssa.Function{can}
 		}
+		return nil
+	}
+	if _, isBuiltin := c.Value.(*ssa.Builtin); isBuiltin || takenIn == nil {
+		return nil
+	}
+	sig, ok := c.Value.Type().Underlying().(*types.Signature)
+	if !ok {
+		return nil
+	}
+	if v := r.addressTaken(takenIn).At(sig); v != nil {
+		return v.([]*ssa.Function)
 	}
 	return nil
+}
+
+// addressTaken indexes, by signature, the source functions whose address
+// is taken in a package: referenced as a value rather than called.
+func (r *Resolver) addressTaken(pkg *Package) *typeutil.Map {
+	if m := r.taken[pkg.Types]; m != nil {
+		return m
+	}
+	m := &typeutil.Map{}
+	r.taken[pkg.Types] = m
+	seen := map[*ssa.Function]bool{}
+	add := func(v ssa.Value, fn *ssa.Function) {
+		can := r.Canonical(fn)
+		if can == nil || seen[can] {
+			return
+		}
+		sig, ok := v.Type().Underlying().(*types.Signature)
+		if !ok {
+			return
+		}
+		seen[can] = true
+		prev, _ := m.At(sig).([]*ssa.Function)
+		m.Set(sig, append(prev, can))
+	}
+	for _, fn := range SourceFunctions(r.prog, pkg) {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				switch in := instr.(type) {
+				case *ssa.DebugRef:
+					continue
+				case *ssa.MakeClosure:
+					if !onlyCalled(in) {
+						add(in, in.Fn.(*ssa.Function))
+					}
+					continue
+				}
+				var callee ssa.Value
+				if call, ok := instr.(ssa.CallInstruction); ok {
+					callee = call.Common().Value
+				}
+				var ops [8]*ssa.Value
+				for _, op := range instr.Operands(ops[:0]) {
+					if op == nil || *op == nil || *op == callee {
+						continue
+					}
+					if f, ok := (*op).(*ssa.Function); ok {
+						add(f, f)
+					}
+				}
+			}
+		}
+	}
+	return m
 }
 
 func (r *Resolver) invoke(t types.Type, m *types.Func) []*ssa.Function {

@@ -189,7 +189,7 @@ func FindAllCallSites(r *ccfg.CCFG, callees []*ccfg.CCFG, res *ccfg.Resolver) ma
 				}
 				targets := map[*ccfg.CCFG][]*ccfg.Function{}
 				invoke := ci.Common().IsInvoke()
-				for _, t := range res.Callees(ci.Common()) {
+				for _, t := range res.Callees(ci.Common(), r.Pkg) {
 					if t.Pkg == nil {
 						continue
 					}
@@ -299,19 +299,8 @@ func calleeNamePos(c *ast.CallExpr) token.Pos {
 // functions of E reachable, in E's CCFG, from the entries of targets.
 func CalleeTargets(e *ccfg.CCFG, targets []*ccfg.Function) []Branch {
 	reach := map[*ccfg.Function]bool{}
-	stack := append([]*ccfg.Function(nil), targets...)
-	for len(stack) > 0 {
-		f := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if reach[f] {
-			continue
-		}
+	for _, f := range ReachableFunctions(targets) {
 		reach[f] = true
-		for _, r := range f.Refs {
-			if !reach[r.To] {
-				stack = append(stack, r.To)
-			}
-		}
 	}
 	var out []Branch
 	for _, n := range e.Nodes {
@@ -319,6 +308,32 @@ func CalleeTargets(e *ccfg.CCFG, targets []*ccfg.Function) []Branch {
 			out = append(out, Branch{Node: n, Outcome: true}, Branch{Node: n, Outcome: false})
 		}
 	}
+	return out
+}
+
+// ReachableFunctions lists the functions that may run during a call of
+// one of roots: reachable through same-package calls (static, invokes,
+// through function values) and functions passed to calls, sorted by
+// position. Functions merely stored as values run later, if at all.
+func ReachableFunctions(roots []*ccfg.Function) []*ccfg.Function {
+	reach := map[*ccfg.Function]bool{}
+	var out []*ccfg.Function
+	stack := append([]*ccfg.Function(nil), roots...)
+	for len(stack) > 0 {
+		f := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if reach[f] {
+			continue
+		}
+		reach[f] = true
+		out = append(out, f)
+		for _, r := range f.Refs {
+			if r.Runs() && !reach[r.To] {
+				stack = append(stack, r.To)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key.Less(out[j].Key) })
 	return out
 }
 
