@@ -13,11 +13,14 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/cling-go/cling/ccfg"
 	"github.com/urfave/cli/v2"
@@ -55,8 +58,14 @@ func (e *exitError) Error() string { return e.msg }
 // run executes cling with the given arguments and returns the exit code.
 // Every error is printed as one line on stderr.
 func run(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	app := newApp(stdout, stderr)
-	err := app.Run(args)
+	err := app.RunContext(ctx, args)
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "cling: interrupted")
+		return exitFailure
+	}
 	if err == nil {
 		return exitOK
 	}
@@ -125,6 +134,7 @@ directory (./parser); --dir changes that directory, like go -C.`,
 		Commands: []*cli.Command{
 			pairsCommand(),
 			analyzeCommand(),
+			cbcCommand(),
 		},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return &usageError{msg: err.Error()}

@@ -1,0 +1,467 @@
+//go:build go1.21
+
+// Package rt is the probe runtime that cling's instrumented copies of a
+// caller package R and a callee package E call into. It records, per test
+// execution, which branches were taken and how far each evaluation was from
+// taking the other branch (branch distances), the call-site context of
+// every evaluation in E, and which coupled branches (s, r, e) were covered:
+// r taken, then e taken during a call made at s that started after r.
+//
+// cling copies this package's source into the module under test through
+// go's -overlay, next to a generated table.go that describes the pair's
+// branching nodes, call sites and goals. The package keeps its state in
+// package variables: it is instrumentation, and the instrumented code has
+// no other way to reach it. The state is safe to touch from several
+// goroutines in the sense that it never corrupts memory; branch records of
+// concurrent goroutines may interleave.
+package rt
+
+import (
+	"math"
+	"os"
+	"strconv"
+)
+
+// Table describes what the instrumented code reports: the branching nodes
+// of R and E (entry pseudo-nodes included), the call sites, and the goals.
+// cling generates the table for each pair.
+type Table struct {
+	// Side is, per node, 0 for a node of the caller R and 1 for the callee E.
+	Side []uint8
+	// SiteBR lists per call site the caller targets B_R(s) as outcome
+	// indices (2*node for true, 2*node+1 for false).
+	SiteBR [][]int32
+	// SiteSlots lists per call site the callee nodes observed in its
+	// context: first the nodes of B_E(s) (in goal order), then others.
+	SiteSlots [][]int32
+	// SiteNBE is, per call site, how many of SiteSlots are B_E(s) nodes.
+	SiteNBE []int32
+	// GoalBase is, per call site, the index of its first goal; the goal of
+	// (s, r_i, e_j) is GoalBase[s] + i*2*SiteNBE[s] + j.
+	GoalBase []int32
+	// Goals is the total number of goals.
+	Goals int32
+	// Lists are the node lists of type switches and select statements.
+	Lists [][]int32
+}
+
+const maxDepth = 256
+
+type frame struct {
+	site  int32
+	start uint32
+}
+
+var (
+	tbl *Table
+
+	nNodes int32
+	side   []uint8
+
+	// Caller-side state, per node and per outcome (2n true, 2n+1 false).
+	rEval    []bool
+	rDist    []float64
+	rFirst   []uint32
+	rTouched []int32
+
+	// Call sites: the sequence number of the last entry.
+	siteEnter   []uint32
+	siteTouched []int32
+
+	// Callee-side state per call-site context: slot k of site s is
+	// slotBase[s]+k, for node SiteSlots[s][k].
+	slotOf   []int32 // site*nNodes+node -> local slot, -1 if none
+	slotBase []int32
+	slotSite []int32 // global slot -> site
+	slotNode []int32 // global slot -> node
+	ctxEval  []bool
+	ctxDist  []float64
+	ctxLast  []uint32
+	ctxTouch []int32
+
+	stack [maxDepth]frame
+	depth int32
+	seq   uint32
+
+	covered     []bool // per goal, this test
+	coveredList []int32
+	cumulative  []byte // per goal, the whole process (cbc), may be nil
+
+	rangeBreak []bool
+)
+
+func init() {
+	t := generatedTable
+	if t == nil {
+		t = &Table{}
+	}
+	Setup(t)
+}
+
+// Setup (re)initialises the runtime for a table. Generated code calls it
+// once at start-up; tests of this package call it directly.
+func Setup(t *Table) {
+	tbl = t
+	nNodes = int32(len(t.Side))
+	side = t.Side
+	rEval = make([]bool, nNodes)
+	rDist = make([]float64, 2*nNodes)
+	rFirst = make([]uint32, 2*nNodes)
+	rangeBreak = make([]bool, nNodes)
+	sites := int32(len(t.SiteBR))
+	siteEnter = make([]uint32, sites)
+	slotOf = make([]int32, int(sites)*int(nNodes))
+	for i := range slotOf {
+		slotOf[i] = -1
+	}
+	slotBase = make([]int32, sites)
+	total := int32(0)
+	slotSite, slotNode = nil, nil
+	for s, slots := range t.SiteSlots {
+		slotBase[s] = total
+		for k, n := range slots {
+			slotOf[int32(s)*nNodes+n] = int32(k)
+			slotSite = append(slotSite, int32(s))
+			slotNode = append(slotNode, n)
+		}
+		total += int32(len(slots))
+	}
+	ctxEval = make([]bool, total)
+	ctxDist = make([]float64, 2*total)
+	ctxLast = make([]uint32, 2*total)
+	covered = make([]bool, t.Goals)
+	rTouched, siteTouched, ctxTouch, coveredList = nil, nil, nil, nil
+	depth, seq = 0, 0
+	cumulative = openCumulative(int(t.Goals))
+}
+
+// Reset clears the per-test state: a new test execution begins.
+func Reset() {
+	for _, n := range rTouched {
+		rEval[n] = false
+		rFirst[2*n], rFirst[2*n+1] = 0, 0
+	}
+	rTouched = rTouched[:0]
+	for _, s := range siteTouched {
+		siteEnter[s] = 0
+	}
+	siteTouched = siteTouched[:0]
+	for _, k := range ctxTouch {
+		ctxEval[k] = false
+		ctxLast[2*k], ctxLast[2*k+1] = 0, 0
+	}
+	ctxTouch = ctxTouch[:0]
+	for _, g := range coveredList {
+		covered[g] = false
+	}
+	coveredList = coveredList[:0]
+	depth, seq = 0, 0
+}
+
+// BeginTest marks the start of a test function of the suite under
+// measurement; it is inserted at the top of every Test function.
+func BeginTest(name string) {
+	Reset()
+	testStarted(name)
+}
+
+// hit records one evaluation of node n: the node's outcome and the branch
+// distances to its true and false outcomes.
+func hit(n int32, outcome bool, dTrue, dFalse float64) {
+	if n < 0 || n >= nNodes {
+		return
+	}
+	if side[n] == 0 {
+		if !rEval[n] {
+			rEval[n] = true
+			rTouched = append(rTouched, n)
+			rDist[2*n], rDist[2*n+1] = dTrue, dFalse
+		} else {
+			rDist[2*n] = math.Min(rDist[2*n], dTrue)
+			rDist[2*n+1] = math.Min(rDist[2*n+1], dFalse)
+		}
+		o := 2 * n
+		if !outcome {
+			o++
+		}
+		if rFirst[o] == 0 {
+			seq++
+			rFirst[o] = seq
+		}
+		return
+	}
+	d := depth
+	if d <= 0 || d > maxDepth {
+		return // a callee branch outside any call from R: not counted
+	}
+	fr := stack[d-1]
+	k := slotOf[fr.site*nNodes+n]
+	if k < 0 {
+		return
+	}
+	slot := slotBase[fr.site] + k
+	if !ctxEval[slot] {
+		ctxEval[slot] = true
+		ctxTouch = append(ctxTouch, slot)
+		ctxDist[2*slot], ctxDist[2*slot+1] = dTrue, dFalse
+	} else {
+		ctxDist[2*slot] = math.Min(ctxDist[2*slot], dTrue)
+		ctxDist[2*slot+1] = math.Min(ctxDist[2*slot+1], dFalse)
+	}
+	o := 2 * slot
+	ei := 2 * k
+	if !outcome {
+		o++
+		ei++
+	}
+	if ctxLast[o] == fr.start {
+		return // already taken in this call
+	}
+	ctxLast[o] = fr.start
+	if k >= tbl.SiteNBE[fr.site] {
+		return
+	}
+	width := 2 * tbl.SiteNBE[fr.site]
+	for i, r := range tbl.SiteBR[fr.site] {
+		if f := rFirst[r]; f != 0 && f < fr.start {
+			cover(tbl.GoalBase[fr.site] + int32(i)*width + ei)
+		}
+	}
+}
+
+func cover(g int32) {
+	if covered[g] {
+		return
+	}
+	covered[g] = true
+	coveredList = append(coveredList, g)
+	if cumulative != nil {
+		cumulative[g] = 1
+	}
+}
+
+func record(id int32, op uint8, v bool, dTrue, dFalse float64) {
+	if op&NegBit != 0 {
+		hit(id, !v, dFalse, dTrue)
+		return
+	}
+	hit(id, v, dTrue, dFalse)
+}
+
+// B records a boolean condition (or a comparison without a numeric
+// distance, such as x == nil); neg says the node is the negation of v.
+func B(id int32, neg bool, v bool) bool {
+	var dT, dF float64
+	if v {
+		dF = 1
+	} else {
+		dT = 1
+	}
+	if neg {
+		hit(id, !v, dF, dT)
+	} else {
+		hit(id, v, dT, dF)
+	}
+	return v
+}
+
+// I records a comparison of signed integers.
+func I(id int32, op uint8, a, b int64) bool {
+	v, dT, dF := intDistances(op, a, b)
+	record(id, op, v, dT, dF)
+	return v
+}
+
+// U records a comparison of unsigned integers.
+func U(id int32, op uint8, a, b uint64) bool {
+	v, dT, dF := uintDistances(op, a, b)
+	record(id, op, v, dT, dF)
+	return v
+}
+
+// F records a comparison of floating-point numbers.
+func F(id int32, op uint8, a, b float64) bool {
+	v, dT, dF := distances(op, a, b)
+	record(id, op, v, dT, dF)
+	return v
+}
+
+// S records a comparison of strings.
+func S(id int32, op uint8, a, b string) bool {
+	v, dT, dF := stringDistances(op, a, b)
+	record(id, op, v, dT, dF)
+	return v
+}
+
+// Signed, Unsigned and Float are the numeric kinds switch probes accept.
+type (
+	Signed interface {
+		~int | ~int8 | ~int16 | ~int32 | ~int64
+	}
+	Unsigned interface {
+		~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr
+	}
+	Float interface{ ~float32 | ~float64 }
+)
+
+// SwI records the test of one value of a tagged switch over signed
+// integers and returns the value, for use as the case expression.
+func SwI[T Signed](id int32, tag, v T) T {
+	I(id, OpEQ, int64(tag), int64(v))
+	return v
+}
+
+// SwU is SwI for unsigned integers.
+func SwU[T Unsigned](id int32, tag, v T) T {
+	U(id, OpEQ, uint64(tag), uint64(v))
+	return v
+}
+
+// SwF is SwI for floating-point numbers.
+func SwF[T Float](id int32, tag, v T) T {
+	F(id, OpEQ, float64(tag), float64(v))
+	return v
+}
+
+// SwS is SwI for strings.
+func SwS[T ~string](id int32, tag, v T) T {
+	S(id, OpEQ, string(tag), string(v))
+	return v
+}
+
+// SwV is SwI for any other comparable type (distances 0/1).
+func SwV[T comparable](id int32, tag, v T) T {
+	B(id, false, tag == v)
+	return v
+}
+
+// SwE is SwI for a tag of interface type: the case value is returned as
+// an interface, which compares with the tag exactly as before.
+func SwE(id int32, tag, v any) any {
+	B(id, false, tag == v)
+	return v
+}
+
+// List records the outcome of a type switch or select statement: the
+// nodes of list before the chosen one were false, the chosen one (index k)
+// true; k == len(list) means none was chosen (default).
+func List(list int32, k int32) {
+	l := tbl.Lists[list]
+	for j, n := range l {
+		switch {
+		case int32(j) < k:
+			hit(n, false, 1, 0)
+		case int32(j) == k:
+			hit(n, true, 0, 1)
+			return
+		}
+	}
+}
+
+// RangeIter records that a range loop starts an iteration.
+func RangeIter(id int32) { hit(id, true, 0, 1) }
+
+// RangeBreak marks that a range loop is left by break: the statement after
+// the loop is reached without the range being exhausted.
+func RangeBreak(id int32) {
+	if id >= 0 && id < nNodes {
+		rangeBreak[id] = true
+	}
+}
+
+// RangeEnd runs after a range loop: unless the loop was left by break, the
+// range was exhausted (the false outcome).
+func RangeEnd(id int32) {
+	if id < 0 || id >= nNodes {
+		return
+	}
+	if rangeBreak[id] {
+		rangeBreak[id] = false
+		return
+	}
+	hit(id, false, 1, 0)
+}
+
+// Entry records that an externally callable function was entered (an
+// entry:<func> pseudo-branch).
+func Entry(id int32) { hit(id, true, 0, 1) }
+
+// Token is returned by Enter so that it can be evaluated as an argument.
+type Token struct{}
+
+// Enter pushes call site s: the callee branches evaluated until the
+// matching exit belong to a call made at s.
+func Enter(s int32) Token {
+	seq++
+	if depth < maxDepth {
+		stack[depth] = frame{site: s, start: seq}
+	}
+	depth++
+	if s >= 0 && int(s) < len(siteEnter) {
+		if siteEnter[s] == 0 {
+			siteTouched = append(siteTouched, s)
+		}
+		siteEnter[s] = seq
+	}
+	return Token{}
+}
+
+func exit() {
+	if depth > 0 {
+		depth--
+	}
+}
+
+// Recv enters call site s while the receiver of a method call is
+// evaluated, and returns the receiver.
+func Recv[T any](s int32, recv T) T {
+	Enter(s)
+	return recv
+}
+
+// Fn returns f; its first argument is Enter(s), evaluated just before.
+func Fn[F any](_ Token, f F) F { return f }
+
+// Arg enters call site s while an argument is evaluated, and returns it.
+func Arg[T any](s int32, v T) T {
+	Enter(s)
+	return v
+}
+
+// X0 leaves the current call site after a call whose results are unused.
+func X0() { exit() }
+
+// X1 leaves the current call site and returns the call's result.
+func X1[A any](a A) A { exit(); return a }
+
+// X2 is X1 for calls with two results.
+func X2[A, B any](a A, b B) (A, B) { exit(); return a, b }
+
+// X3 is X1 for calls with three results.
+func X3[A, B, C any](a A, b B, c C) (A, B, C) { exit(); return a, b, c }
+
+// X4 is X1 for calls with four results.
+func X4[A, B, C, D any](a A, b B, c C, d D) (A, B, C, D) { exit(); return a, b, c, d }
+
+// Depth returns the call-site depth; with Restore it undoes the call sites
+// a panic left entered.
+func Depth() int32 { return depth }
+
+// Restore resets the call-site depth when a function returns or unwinds.
+func Restore(d int32) {
+	if d < depth {
+		depth = d
+	}
+}
+
+// Covered returns the goals covered in the current test, in the order they
+// were covered.
+func Covered() []int32 { return coveredList }
+
+// envInt reads an integer environment variable.
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil {
+		return v
+	}
+	return def
+}

@@ -1,0 +1,224 @@
+//go:build go1.21
+
+package rt
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestNumericDistances(t *testing.T) {
+	cases := []struct {
+		name         string
+		op           uint8
+		a, b         float64
+		v            bool
+		dTrue, dFals float64
+	}{
+		{"eq equal", OpEQ, 5, 5, true, 0, 1},
+		{"eq apart", OpEQ, 3, 10, false, 7, 0},
+		{"ne equal", OpNE, 4, 4, false, 1, 0},
+		{"ne apart", OpNE, 4, 9, true, 0, 5},
+		{"lt true", OpLT, 3, 10, true, 0, 7},
+		{"lt equal", OpLT, 10, 10, false, 1, 0},
+		{"lt false", OpLT, 12, 10, false, 3, 0},
+		{"le equal", OpLE, 10, 10, true, 0, 1},
+		{"le false", OpLE, 12, 10, false, 2, 0},
+		{"le true", OpLE, 7, 10, true, 0, 4},
+		{"gt true", OpGT, 12, 10, true, 0, 2},
+		{"gt equal", OpGT, 10, 10, false, 1, 0},
+		{"gt false", OpGT, 3, 10, false, 8, 0},
+		{"ge equal", OpGE, 10, 10, true, 0, 1},
+		{"ge false", OpGE, 3, 10, false, 7, 0},
+		{"ge true", OpGE, 15, 10, true, 0, 6},
+		{"fractions", OpLT, 0.25, 0.5, true, 0, 0.25},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			v, dT, dF := distances(tc.op, tc.a, tc.b)
+			assert.Equal(t, tc.v, v)
+			assert.Equal(t, tc.dTrue, dT, "distance to true")
+			assert.Equal(t, tc.dFals, dF, "distance to false")
+		})
+	}
+}
+
+func TestNaNDistances(t *testing.T) {
+	v, dT, dF := distances(OpLT, math.NaN(), 1)
+	assert.False(t, v)
+	assert.Equal(t, math.MaxFloat64, dT)
+	assert.Equal(t, 0.0, dF)
+}
+
+func TestIntegerDistancesAreExact(t *testing.T) {
+	// 2^53+1 and 2^53 differ, but not as float64: the outcome must still
+	// be exact and the distance to the taken outcome zero.
+	a, b := int64(1<<53+1), int64(1<<53)
+	v, dT, dF := intDistances(OpEQ, a, b)
+	assert.False(t, v)
+	assert.Equal(t, 1.0, dT, "rounded to 0, but the outcome is false")
+	assert.Equal(t, 0.0, dF)
+	v, dT, dF = uintDistances(OpGT, math.MaxUint64, math.MaxUint64-1)
+	assert.True(t, v)
+	assert.Equal(t, 0.0, dT)
+	assert.Equal(t, 1.0, dF)
+}
+
+func TestStringDistances(t *testing.T) {
+	cases := []struct {
+		name   string
+		op     uint8
+		a, b   string
+		v      bool
+		dT, dF float64
+	}{
+		{"eq same", OpEQ, "abc", "abc", true, 0, 1},
+		{"eq one substitution", OpEQ, "abc", "abd", false, 1, 0},
+		{"eq insertion", OpEQ, "ac", "abc", false, 1, 0},
+		{"eq empty", OpEQ, "", "add", false, 3, 0},
+		{"eq kitten", OpEQ, "kitten", "sitting", false, 3, 0},
+		{"ne same", OpNE, "x", "x", false, 1, 0},
+		{"ne different", OpNE, "x", "yy", true, 0, 2},
+		{"lt true", OpLT, "apple", "banana", true, 0, 'b' - 'a'},
+		{"lt false by first byte", OpLT, "pear", "apple", false, 'p' - 'a' + 1, 0},
+		{"lt prefix", OpLT, "ab", "abc", true, 0, 1},
+		{"lt equal", OpLT, "ab", "ab", false, 1, 0},
+		{"ge equal", OpGE, "ab", "ab", true, 0, 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			v, dT, dF := stringDistances(tc.op, tc.a, tc.b)
+			assert.Equal(t, tc.v, v)
+			assert.Equal(t, tc.dT, dT, "distance to true")
+			assert.Equal(t, tc.dF, dF, "distance to false")
+		})
+	}
+}
+
+func TestLongStringsUseCharacterDifference(t *testing.T) {
+	a := make([]byte, 100)
+	b := make([]byte, 103)
+	for i := range a {
+		a[i], b[i] = 'x', 'x'
+	}
+	b[0], b[100], b[101], b[102] = 'y', 'z', 'z', 'z'
+	_, dT, _ := stringDistances(OpEQ, string(a), string(b))
+	assert.Equal(t, 4.0, dT, "one differing byte plus three extra")
+}
+
+func TestEditDistance(t *testing.T) {
+	assert.Equal(t, 0, editDistance("", ""))
+	assert.Equal(t, 3, editDistance("abc", ""))
+	assert.Equal(t, 2, editDistance("flaw", "lawn"))
+	assert.Equal(t, 3, editDistance("sitting", "kitten"))
+}
+
+// pairTable: node 0 is a caller node, node 1 a callee node, node 2 a
+// callee node outside B_E; one call site with caller target "node 0 true"
+// and B_E = {node 1}.
+func pairTable() *Table {
+	return &Table{
+		Side:      []uint8{0, 1, 1},
+		SiteBR:    [][]int32{{0}},
+		SiteSlots: [][]int32{{1, 2}},
+		SiteNBE:   []int32{1},
+		GoalBase:  []int32{0},
+		Goals:     2,
+	}
+}
+
+func TestCoverageIsContextSensitive(t *testing.T) {
+	Setup(pairTable())
+	t.Cleanup(func() { Setup(&Table{}) })
+
+	// The callee branch reached by a direct call: no context, no record.
+	Reset()
+	B(1, false, true)
+	assert.Empty(t, Covered())
+
+	// r taken, then a call at site 0 takes both callee outcomes.
+	Reset()
+	B(0, false, true)
+	Enter(0)
+	B(1, false, true)
+	B(1, false, false)
+	X0()
+	assert.Equal(t, []int32{0, 1}, Covered())
+
+	// The call starts before r is taken: not covered.
+	Reset()
+	Enter(0)
+	B(0, false, true)
+	B(1, false, true)
+	X0()
+	assert.Empty(t, Covered())
+
+	// After the call returns, the callee branch is out of context.
+	Reset()
+	B(0, false, true)
+	Enter(0)
+	X0()
+	B(1, false, true)
+	assert.Empty(t, Covered())
+}
+
+func TestRestoreUndoesEnteredSites(t *testing.T) {
+	Setup(pairTable())
+	t.Cleanup(func() { Setup(&Table{}) })
+	Reset()
+	B(0, false, true)
+	func() {
+		defer func() { _ = recover() }()
+		d := Depth()
+		defer Restore(d)
+		Enter(0)
+		panic("in the callee")
+	}()
+	assert.Equal(t, int32(0), Depth())
+	B(1, false, true)
+	assert.Empty(t, Covered(), "the panicking call no longer provides context")
+}
+
+func TestTraceRoundTrip(t *testing.T) {
+	Setup(pairTable())
+	t.Cleanup(func() { Setup(&Table{}) })
+	Reset()
+	I(0, OpLT, 3, 10)
+	Enter(0)
+	I(1, OpEQ, 4, 6)
+	I(2, OpGT, 1, 0)
+	X0()
+	tr, rest, err := DecodeTrace(AppendTrace(nil))
+	require.NoError(t, err)
+	assert.Empty(t, rest)
+	assert.Equal(t, []CallerEval{{Node: 0, DistT: 0, DistF: 7, FirstT: 1, FirstF: 0}}, tr.Caller)
+	assert.Equal(t, []SiteEval{{Site: 0, LastEnter: 2}}, tr.Sites)
+	assert.Equal(t, []CalleeEval{
+		{Site: 0, Node: 1, DistT: 2, DistF: 0, TakenT: false, TakenF: true},
+		{Site: 0, Node: 2, DistT: 0, DistF: 1, TakenT: true, TakenF: false},
+	}, tr.Callee)
+	assert.Equal(t, []int32{1}, tr.Covered, "false outcome of node 1 after r: goal 1")
+}
+
+func TestListAndRange(t *testing.T) {
+	Setup(&Table{Side: []uint8{0, 0, 0, 0}, Lists: [][]int32{{0, 1, 2}}, SiteNBE: nil})
+	t.Cleanup(func() { Setup(&Table{}) })
+	Reset()
+	List(0, 1)
+	assert.Equal(t, uint32(0), rFirst[0], "node 0 true not taken")
+	assert.NotZero(t, rFirst[1], "node 0 false taken")
+	assert.NotZero(t, rFirst[2], "node 1 true taken")
+	assert.False(t, rEval[2], "node 2 not evaluated")
+
+	Reset()
+	RangeIter(3)
+	RangeBreak(3)
+	RangeEnd(3)
+	assert.NotZero(t, rFirst[6])
+	assert.Zero(t, rFirst[7], "left by break: not exhausted")
+	RangeEnd(3)
+	assert.NotZero(t, rFirst[7], "exhausted")
+}

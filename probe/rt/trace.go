@@ -1,0 +1,160 @@
+//go:build go1.21
+
+package rt
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+)
+
+// Trace is the record of one test execution, as the executor sends it to
+// the search: what the caller evaluated, which call sites were entered, what
+// the callee evaluated in the context of each call site, and the goals
+// covered.
+type Trace struct {
+	Caller  []CallerEval
+	Sites   []SiteEval
+	Callee  []CalleeEval
+	Covered []int32
+}
+
+// CallerEval is one branching node of R (or an entry pseudo-node)
+// evaluated during the test: the minimum distances to its true and false
+// outcomes and the sequence numbers of the first time each was taken
+// (0 if never).
+type CallerEval struct {
+	Node           int32
+	DistT, DistF   float64
+	FirstT, FirstF uint32
+}
+
+// SiteEval is a call site entered during the test, with the sequence
+// number of its last entry.
+type SiteEval struct {
+	Site      int32
+	LastEnter uint32
+}
+
+// CalleeEval is a node of E evaluated inside calls made at a call site:
+// minimum distances, and whether each outcome was taken.
+type CalleeEval struct {
+	Site, Node     int32
+	DistT, DistF   float64
+	TakenT, TakenF bool
+}
+
+// AppendTrace appends the encoding of the current test's trace to buf.
+func AppendTrace(buf []byte) []byte {
+	buf = binary.AppendUvarint(buf, uint64(len(rTouched)))
+	for _, n := range rTouched {
+		buf = binary.AppendUvarint(buf, uint64(n))
+		buf = appendDist(buf, rDist[2*n])
+		buf = appendDist(buf, rDist[2*n+1])
+		buf = binary.AppendUvarint(buf, uint64(rFirst[2*n]))
+		buf = binary.AppendUvarint(buf, uint64(rFirst[2*n+1]))
+	}
+	buf = binary.AppendUvarint(buf, uint64(len(siteTouched)))
+	for _, s := range siteTouched {
+		buf = binary.AppendUvarint(buf, uint64(s))
+		buf = binary.AppendUvarint(buf, uint64(siteEnter[s]))
+	}
+	buf = binary.AppendUvarint(buf, uint64(len(ctxTouch)))
+	for _, k := range ctxTouch {
+		s, n := slotOwner(k)
+		buf = binary.AppendUvarint(buf, uint64(s))
+		buf = binary.AppendUvarint(buf, uint64(n))
+		buf = appendDist(buf, ctxDist[2*k])
+		buf = appendDist(buf, ctxDist[2*k+1])
+		var taken byte
+		if ctxLast[2*k] != 0 {
+			taken |= 1
+		}
+		if ctxLast[2*k+1] != 0 {
+			taken |= 2
+		}
+		buf = append(buf, taken)
+	}
+	buf = binary.AppendUvarint(buf, uint64(len(coveredList)))
+	for _, g := range coveredList {
+		buf = binary.AppendUvarint(buf, uint64(g))
+	}
+	return buf
+}
+
+// slotOwner maps a global callee slot back to its site and node.
+func slotOwner(k int32) (site, node int32) { return slotSite[k], slotNode[k] }
+
+func appendDist(buf []byte, d float64) []byte {
+	return binary.LittleEndian.AppendUint64(buf, math.Float64bits(d))
+}
+
+var errTrace = errors.New("malformed trace")
+
+// DecodeTrace decodes a trace produced by AppendTrace and returns the rest
+// of the buffer.
+func DecodeTrace(b []byte) (*Trace, []byte, error) {
+	r := reader{b: b}
+	t := &Trace{}
+	n := r.uvarint()
+	for i := uint64(0); i < n && r.err == nil; i++ {
+		t.Caller = append(t.Caller, CallerEval{
+			Node: int32(r.uvarint()), DistT: r.dist(), DistF: r.dist(),
+			FirstT: uint32(r.uvarint()), FirstF: uint32(r.uvarint()),
+		})
+	}
+	n = r.uvarint()
+	for i := uint64(0); i < n && r.err == nil; i++ {
+		t.Sites = append(t.Sites, SiteEval{Site: int32(r.uvarint()), LastEnter: uint32(r.uvarint())})
+	}
+	n = r.uvarint()
+	for i := uint64(0); i < n && r.err == nil; i++ {
+		e := CalleeEval{Site: int32(r.uvarint()), Node: int32(r.uvarint()), DistT: r.dist(), DistF: r.dist()}
+		taken := r.byte()
+		e.TakenT, e.TakenF = taken&1 != 0, taken&2 != 0
+		t.Callee = append(t.Callee, e)
+	}
+	n = r.uvarint()
+	for i := uint64(0); i < n && r.err == nil; i++ {
+		t.Covered = append(t.Covered, int32(r.uvarint()))
+	}
+	return t, r.b, r.err
+}
+
+type reader struct {
+	b   []byte
+	err error
+}
+
+func (r *reader) uvarint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.err = errTrace
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) dist() float64 {
+	if r.err != nil || len(r.b) < 8 {
+		r.err = errTrace
+		return 0
+	}
+	v := math.Float64frombits(binary.LittleEndian.Uint64(r.b))
+	r.b = r.b[8:]
+	return v
+}
+
+func (r *reader) byte() byte {
+	if r.err != nil || len(r.b) < 1 {
+		r.err = errTrace
+		return 0
+	}
+	v := r.b[0]
+	r.b = r.b[1:]
+	return v
+}

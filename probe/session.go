@@ -1,0 +1,47 @@
+package probe
+
+import (
+	"github.com/cling-go/cling/couple"
+)
+
+// Session is an instrumented pair ready to run: the plan, the workspace
+// holding the instrumented files and the runtime, and the import path of
+// the runtime.
+type Session struct {
+	Plan     *Plan
+	WS       *Workspace
+	RTImport string
+	// Unobservable lists the nodes and call sites the probes cannot see.
+	Unobservable []string
+}
+
+// NewSession instruments R and E of an analysed pair into a new workspace.
+// The caller must Close it.
+func NewSession(a *couple.Analysis) (*Session, error) {
+	ws, err := NewWorkspace(a.Prog)
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{Plan: NewPlan(a), WS: ws}
+	s.RTImport, err = ws.RuntimeImport(s.Plan.TableSource("rt"))
+	if err != nil {
+		ws.Close()
+		return nil, err
+	}
+	ins, err := s.Plan.Instrument(s.RTImport)
+	if err != nil {
+		ws.Close()
+		return nil, err
+	}
+	for path, src := range ins.Files {
+		if err := ws.Set(path, src); err != nil {
+			ws.Close()
+			return nil, err
+		}
+	}
+	s.Unobservable = ins.Unobservable
+	return s, nil
+}
+
+// Close removes the session's workspace.
+func (s *Session) Close() error { return s.WS.Close() }

@@ -1,0 +1,270 @@
+package probe
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/cling-go/cling/ccfg"
+	"golang.org/x/mod/modfile"
+)
+
+//go:embed rt/*.go
+var runtimeFS embed.FS
+
+// Workspace holds the replaced files of one cling run in a private
+// temporary directory and describes them to the go command as an -overlay
+// file. Files of the main module are overlaid in place; a dependency module
+// whose files must change (it lives in the read-only module cache, which
+// overlays may not touch) is copied into the workspace and substituted by a
+// replace directive in an overlaid go.mod. Nothing is ever written into
+// the user's tree.
+type Workspace struct {
+	// Dir is the private temporary directory; Close removes it.
+	Dir string
+	// ModRoot and ModPath are the main module's directory and path.
+	ModRoot, ModPath string
+	modCache         string
+	replace          map[string]string // absolute path -> backing file
+	copies           map[string]string // module dir -> copy dir
+	copyPaths        map[string]string // module dir -> module path
+	rtDir            string
+}
+
+// NewWorkspace creates a workspace for the main module of prog.
+func NewWorkspace(prog *ccfg.Program) (*Workspace, error) {
+	if prog.MainModule == nil || prog.MainModule.Dir == "" {
+		return nil, &ccfg.LoadError{Msg: "cling needs a Go module: no go.mod found for " + prog.Dir}
+	}
+	dir, err := os.MkdirTemp("", "cling-")
+	if err != nil {
+		return nil, fmt.Errorf("creating workspace: %w", err)
+	}
+	w := &Workspace{
+		Dir:       dir,
+		ModRoot:   prog.MainModule.Dir,
+		ModPath:   prog.MainModule.Path,
+		replace:   map[string]string{},
+		copies:    map[string]string{},
+		copyPaths: map[string]string{},
+	}
+	if out, err := exec.Command("go", "env", "GOMODCACHE").Output(); err == nil {
+		w.modCache = strings.TrimSpace(string(out))
+	}
+	for _, p := range prog.Packages {
+		if m := p.Module; m != nil && !m.Main && m.Dir != "" {
+			w.copyPaths[m.Dir] = m.Path
+		}
+	}
+	return w, nil
+}
+
+// Close removes the workspace's temporary directory.
+func (w *Workspace) Close() error {
+	if w == nil || w.Dir == "" {
+		return nil
+	}
+	return os.RemoveAll(w.Dir)
+}
+
+// Set makes the go command see content at path.
+func (w *Workspace) Set(path string, content []byte) error {
+	if modDir, ok := w.inModCache(path); ok {
+		cp, err := w.copyModule(modDir)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(modDir, path)
+		return os.WriteFile(filepath.Join(cp, rel), content, 0o644)
+	}
+	backing := filepath.Join(w.Dir, "overlay", fmt.Sprintf("%04d-%s", len(w.replace), filepath.Base(path)))
+	if old, ok := w.replace[path]; ok {
+		backing = old
+	}
+	if err := os.MkdirAll(filepath.Dir(backing), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(backing, content, 0o644); err != nil {
+		return fmt.Errorf("writing overlay file: %w", err)
+	}
+	w.replace[path] = backing
+	return nil
+}
+
+// ActualPath returns the path under which the go command compiles the file
+// at path: the path itself, or its place in a copied module.
+func (w *Workspace) ActualPath(path string) string {
+	for modDir, cp := range w.copies {
+		if rel, ok := within(modDir, path); ok {
+			return filepath.Join(cp, rel)
+		}
+	}
+	return path
+}
+
+// OriginalPath maps a path reported by the go command back to the user's
+// file.
+func (w *Workspace) OriginalPath(path string) string {
+	for modDir, cp := range w.copies {
+		if rel, ok := within(cp, path); ok {
+			return filepath.Join(modDir, rel)
+		}
+	}
+	return path
+}
+
+func (w *Workspace) inModCache(path string) (string, bool) {
+	if w.modCache == "" {
+		return "", false
+	}
+	if _, ok := within(w.modCache, path); !ok {
+		return "", false
+	}
+	best := ""
+	for modDir := range w.copyPaths {
+		if _, ok := within(modDir, path); ok && len(modDir) > len(best) {
+			best = modDir
+		}
+	}
+	return best, best != ""
+}
+
+func within(root, path string) (string, bool) {
+	rel, err := filepath.Rel(root, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return rel, true
+}
+
+// copyModule copies a dependency module out of the module cache into the
+// workspace, writable.
+func (w *Workspace) copyModule(modDir string) (string, error) {
+	if cp, ok := w.copies[modDir]; ok {
+		return cp, nil
+	}
+	cp := filepath.Join(w.Dir, "mod", fmt.Sprintf("%d-%s", len(w.copies), filepath.Base(modDir)))
+	err := filepath.WalkDir(modDir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(modDir, p)
+		target := filepath.Join(cp, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+	if err != nil {
+		return "", fmt.Errorf("copying module %s: %w", modDir, err)
+	}
+	// A replacement directory needs a go.mod; modules published without
+	// one get the minimal file the go command would synthesise.
+	if _, err := os.Stat(filepath.Join(cp, "go.mod")); os.IsNotExist(err) {
+		if err := os.WriteFile(filepath.Join(cp, "go.mod"), []byte("module "+w.copyPaths[modDir]+"\n"), 0o644); err != nil {
+			return "", err
+		}
+	}
+	w.copies[modDir] = cp
+	return cp, nil
+}
+
+// RuntimeImport installs the probe runtime as a new package of the main
+// module, with the given table.go, and returns its import path.
+func (w *Workspace) RuntimeImport(table []byte) (string, error) {
+	name := "clingprobe_rt"
+	for i := 0; ; i++ {
+		if _, err := os.Stat(filepath.Join(w.ModRoot, name)); os.IsNotExist(err) {
+			break
+		}
+		name = fmt.Sprintf("clingprobe_rt%d", i)
+	}
+	w.rtDir = filepath.Join(w.ModRoot, name)
+	entries, err := runtimeFS.ReadDir("rt")
+	if err != nil {
+		return "", err
+	}
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		src, err := runtimeFS.ReadFile("rt/" + e.Name())
+		if err != nil {
+			return "", err
+		}
+		if e.Name() == "table.go" {
+			src = table
+		}
+		if err := w.Set(filepath.Join(w.rtDir, e.Name()), src); err != nil {
+			return "", err
+		}
+	}
+	return w.ModPath + "/" + name, nil
+}
+
+// OverlayFile writes the overlay description for the go command and
+// returns its path.
+func (w *Workspace) OverlayFile() (string, error) {
+	if len(w.copies) > 0 {
+		if err := w.overlayGoMod(); err != nil {
+			return "", err
+		}
+	}
+	replace := map[string]string{}
+	keys := make([]string, 0, len(w.replace))
+	for k := range w.replace {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		replace[k] = w.replace[k]
+	}
+	b, err := json.MarshalIndent(struct{ Replace map[string]string }{replace}, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(w.Dir, "overlay.json")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		return "", fmt.Errorf("writing overlay: %w", err)
+	}
+	return path, nil
+}
+
+// overlayGoMod overlays the main module's go.mod with replace directives
+// pointing the copied dependency modules at their copies.
+func (w *Workspace) overlayGoMod() error {
+	gomod := filepath.Join(w.ModRoot, "go.mod")
+	data, err := os.ReadFile(gomod)
+	if err != nil {
+		return fmt.Errorf("reading go.mod: %w", err)
+	}
+	f, err := modfile.Parse(gomod, data, nil)
+	if err != nil {
+		return fmt.Errorf("parsing go.mod: %w", err)
+	}
+	dirs := make([]string, 0, len(w.copies))
+	for d := range w.copies {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	for _, d := range dirs {
+		if err := f.AddReplace(w.copyPaths[d], "", w.copies[d], ""); err != nil {
+			return fmt.Errorf("replacing %s: %w", w.copyPaths[d], err)
+		}
+	}
+	out, err := f.Format()
+	if err != nil {
+		return err
+	}
+	return w.Set(gomod, out)
+}
