@@ -422,3 +422,16 @@ func onlyCalled(mc *ssa.MakeClosure) bool {
 	}
 	return called
 }
+
+// BlocksOf returns the blocks of f whose If belongs to node n (a range
+// over an integer has two).
+func (f *Function) BlocksOf(n *BranchNode) []int {
+	var out []int
+	for b, in := range f.ifs {
+		if in.node == n {
+			out = append(out, b)
+		}
+	}
+	sort.Ints(out)
+	return out
+}

@@ -110,6 +110,7 @@ type Analysis struct {
 	// site is reachable, sorted by position.
 	Covering []*ccfg.Function
 	ctl      *controlCache
+	index    *Index
 }
 
 // Analyze computes the coupled branches of caller R and callee E, both

@@ -20,46 +20,21 @@ import (
 	"github.com/cling-go/cling/couple"
 )
 
-// Plan numbers what the probes report for one analysed pair: the branching
-// nodes and entry pseudo-nodes of R and E, the call sites, the node lists of
-// type switches and select statements, and the goals.
+// Plan is what the instrumenter needs beyond the analysis: the analysis's
+// probe numbering (see couple.Index) and the node lists of type switches
+// and select statements.
 type Plan struct {
 	A *couple.Analysis
-	// Nodes are the probe nodes in index order: R's branching nodes, R's
-	// entry pseudo-nodes, E's branching nodes, E's entry pseudo-nodes.
-	Nodes      []PlanNode
-	nodeIndex  map[*ccfg.BranchNode]int32
-	entryIndex map[*ccfg.Function]int32
+	*couple.Index
 	// Lists are the node lists of type switches and select statements.
 	Lists  [][]int32
 	listOf map[ast.Node]int32
-	// siteSlots are, per call site, the callee nodes observed in its
-	// context, B_E(s) nodes first.
-	siteSlots [][]int32
-	siteNBE   []int32
 }
 
-// PlanNode is one probe node: a branching node or an entry pseudo-node.
-type PlanNode struct {
-	Node  *ccfg.BranchNode // nil for an entry pseudo-node
-	Entry *ccfg.Function   // the function of an entry pseudo-node
-	// Callee is true for nodes of E.
-	Callee bool
-}
-
-// NewPlan numbers the probes of an analysed pair.
+// NewPlan prepares the instrumentation of an analysed pair.
 func NewPlan(a *couple.Analysis) *Plan {
-	p := &Plan{A: a, nodeIndex: map[*ccfg.BranchNode]int32{}, entryIndex: map[*ccfg.Function]int32{}, listOf: map[ast.Node]int32{}}
+	p := &Plan{A: a, Index: a.Index(), listOf: map[ast.Node]int32{}}
 	for _, c := range []*ccfg.CCFG{a.Caller, a.Callee} {
-		callee := c == a.Callee
-		for _, n := range c.Nodes {
-			p.nodeIndex[n] = int32(len(p.Nodes))
-			p.Nodes = append(p.Nodes, PlanNode{Node: n, Callee: callee})
-		}
-		for _, f := range c.External {
-			p.entryIndex[f] = int32(len(p.Nodes))
-			p.Nodes = append(p.Nodes, PlanNode{Entry: f, Callee: callee})
-		}
 		for _, n := range c.Nodes {
 			if n.Kind != ccfg.KindTypeCase && n.Kind != ccfg.KindSelect {
 				continue
@@ -70,25 +45,6 @@ func NewPlan(a *couple.Analysis) *Plan {
 			p.listOf[n.Stmt] = int32(len(p.Lists))
 			p.Lists = append(p.Lists, p.stmtList(c, n.Stmt))
 		}
-	}
-	for _, s := range a.Sites {
-		var slots []int32
-		seen := map[int32]bool{}
-		for _, b := range s.CalleeTargets {
-			i := p.nodeIndex[b.Node]
-			if !seen[i] {
-				seen[i] = true
-				slots = append(slots, i)
-			}
-		}
-		nbe := int32(len(slots))
-		for _, f := range couple.ReachableFunctions(s.Targets) {
-			if i, ok := p.entryIndex[f]; ok {
-				slots = append(slots, i)
-			}
-		}
-		p.siteSlots = append(p.siteSlots, slots)
-		p.siteNBE = append(p.siteNBE, nbe)
 	}
 	return p
 }
@@ -109,7 +65,7 @@ func (p *Plan) stmtList(c *ccfg.CCFG, stmt ast.Node) []int32 {
 		case *ast.CaseClause:
 			for _, e := range cc.List {
 				if n := c.NodeAt(e.Pos()); n != nil {
-					out = append(out, p.nodeIndex[n])
+					out = append(out, p.NodeIndex(n))
 				} else {
 					out = append(out, -1)
 				}
@@ -119,7 +75,7 @@ func (p *Plan) stmtList(c *ccfg.CCFG, stmt ast.Node) []int32 {
 				continue
 			}
 			if n := c.NodeAt(cc.Case); n != nil {
-				out = append(out, p.nodeIndex[n])
+				out = append(out, p.NodeIndex(n))
 			} else {
 				out = append(out, -1)
 			}
@@ -127,33 +83,6 @@ func (p *Plan) stmtList(c *ccfg.CCFG, stmt ast.Node) []int32 {
 	}
 	return out
 }
-
-// NodeIndex returns the probe index of a branching node.
-func (p *Plan) NodeIndex(n *ccfg.BranchNode) int32 { return p.nodeIndex[n] }
-
-// EntryIndex returns the probe index of a function's entry pseudo-node,
-// and false if the function is not externally callable.
-func (p *Plan) EntryIndex(f *ccfg.Function) (int32, bool) {
-	i, ok := p.entryIndex[f]
-	return i, ok
-}
-
-// Outcome returns the probe outcome index of a branch: 2*node for the true
-// outcome (and for entry pseudo-branches), 2*node+1 for false.
-func (p *Plan) Outcome(b couple.Branch) int32 {
-	if b.IsEntry() {
-		return 2 * p.entryIndex[b.Entry]
-	}
-	o := 2 * p.nodeIndex[b.Node]
-	if !b.Outcome {
-		o++
-	}
-	return o
-}
-
-// SiteSlots returns the callee nodes observed in the context of call site
-// s, the nodes of B_E(s) first, and how many of them are B_E(s) nodes.
-func (p *Plan) SiteSlots(s int) ([]int32, int32) { return p.siteSlots[s], p.siteNBE[s] }
 
 // TableSource renders the runtime's table.go for the pair.
 func (p *Plan) TableSource(pkgName string) []byte {
@@ -181,21 +110,15 @@ func (p *Plan) TableSource(pkgName string) []byte {
 		b.WriteString(",")
 	}
 	b.WriteString("},\n\tSiteSlots: [][]int32{")
-	for _, slots := range p.siteSlots {
+	for _, slots := range p.SiteSlots {
 		writeInts(&b, slots)
 		b.WriteString(",")
 	}
 	b.WriteString("},\n\tSiteNBE: ")
-	writeInts(&b, p.siteNBE)
+	writeInts(&b, p.SiteNBE)
 	b.WriteString(",\n\tGoalBase: ")
-	var bases []int32
-	g := int32(0)
-	for _, s := range p.A.Sites {
-		bases = append(bases, g)
-		g += int32(len(s.CallerTargets) * len(s.CalleeTargets))
-	}
-	writeInts(&b, bases)
-	fmt.Fprintf(&b, ",\n\tGoals: %d,\n\tLists: [][]int32{", g)
+	writeInts(&b, p.GoalBase)
+	fmt.Fprintf(&b, ",\n\tGoals: %d,\n\tLists: [][]int32{", len(p.A.Goals))
 	for _, l := range p.Lists {
 		writeInts(&b, l)
 		b.WriteString(",")
