@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"crypto/sha256"
 	"embed"
 	"encoding/json"
 	"fmt"
@@ -35,6 +36,7 @@ type Workspace struct {
 	copies           map[string]string // module dir -> copy dir
 	copyPaths        map[string]string // module dir -> module path
 	rtDir            string
+	digests          map[string][32]byte // every Set path -> content hash
 }
 
 // NewWorkspace creates a workspace for the main module of prog.
@@ -53,6 +55,7 @@ func NewWorkspace(prog *ccfg.Program) (*Workspace, error) {
 		replace:   map[string]string{},
 		copies:    map[string]string{},
 		copyPaths: map[string]string{},
+		digests:   map[string][32]byte{},
 	}
 	if out, err := exec.Command("go", "env", "GOMODCACHE").Output(); err == nil {
 		w.modCache = strings.TrimSpace(string(out))
@@ -75,6 +78,7 @@ func (w *Workspace) Close() error {
 
 // Set makes the go command see content at path.
 func (w *Workspace) Set(path string, content []byte) error {
+	w.digests[path] = sha256.Sum256(content)
 	if modDir, ok := w.inModCache(path); ok {
 		cp, err := w.copyModule(modDir)
 		if err != nil {
@@ -95,6 +99,35 @@ func (w *Workspace) Set(path string, content []byte) error {
 	}
 	w.replace[path] = backing
 	return nil
+}
+
+// Digest hashes every file set in the workspace (paths and contents), to
+// key builds on their inputs.
+func (w *Workspace) Digest() []byte {
+	paths := make([]string, 0, len(w.digests))
+	for p := range w.digests {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	h := sha256.New()
+	for _, p := range paths {
+		d := w.digests[p]
+		h.Write([]byte(p))
+		h.Write(d[:])
+	}
+	return h.Sum(nil)
+}
+
+// Overlaid reports whether path was set in the workspace, and the file
+// that backs it.
+func (w *Workspace) Overlaid(path string) (string, bool) {
+	if _, ok := w.digests[path]; !ok {
+		return "", false
+	}
+	if b, ok := w.replace[path]; ok {
+		return b, true
+	}
+	return w.ActualPath(path), true
 }
 
 // ActualPath returns the path under which the go command compiles the file
