@@ -1,0 +1,981 @@
+package testcase
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/cling-go/cling/ccfg"
+	"github.com/cling-go/cling/couple"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// OpKind says what an operation does.
+type OpKind int
+
+const (
+	// OpCall calls a function or method (receiver as first input).
+	OpCall OpKind = iota
+	// OpComposite builds a struct with a composite literal (T{...} or
+	// &T{...}), one input per exported field.
+	OpComposite
+	// OpFieldSet assigns an exported field: obj.F = x.
+	OpFieldSet
+	// OpPrim is a literal of a basic type (or a named basic type).
+	OpPrim
+	// OpNil is a typed nil.
+	OpNil
+	// OpSlice builds a slice from its elements.
+	OpSlice
+	// OpMap builds a map from keys and values.
+	OpMap
+	// OpZero is the zero value of a type (arrays, structs without exported
+	// fields).
+	OpZero
+)
+
+// Op is one operation of the cluster: a way to produce values or to act on
+// them. A statement applies an op to earlier values.
+type Op struct {
+	// ID numbers the op in the cluster (the harness uses it).
+	ID   int
+	Kind OpKind
+	// Name is a readable name: pkg.F, (*pkg.T).M, &pkg.T{}, int, ...
+	Name string
+	// Func is the called function or method (OpCall); TypeArgs its type
+	// arguments when it is generic.
+	Func     *types.Func
+	TypeArgs []types.Type
+	// Params are the inputs of a call (receiver first for a method) or of a
+	// field set (object, value).
+	Params   []types.Type
+	Variadic bool
+	Results  []types.Type
+	// Type is the produced type (composite, prim, nil, slice, map, zero);
+	// for a pointer composite it is the pointer type.
+	Type types.Type
+	// Struct is the struct type of a composite or field set; Fields its
+	// exported fields.
+	Fields []*types.Var
+	// Ptr is true for &T{...}.
+	Ptr bool
+	// Method is true for a method call.
+	Method bool
+	// Covering is true for calls of R's covering functions; API for calls
+	// of R's exported functions and methods.
+	Covering bool
+	API      bool
+}
+
+// Inputs are the types of the op's arguments.
+func (o *Op) Inputs() []types.Type {
+	switch o.Kind {
+	case OpCall, OpFieldSet:
+		return o.Params
+	case OpComposite:
+		in := make([]types.Type, len(o.Fields))
+		for i, f := range o.Fields {
+			in[i] = f.Type()
+		}
+		return in
+	}
+	return nil
+}
+
+// ArgType is the type of the op's k-th argument: an input, or for slices
+// and maps an element (keys and values alternate in maps).
+func (o *Op) ArgType(k int) types.Type {
+	switch o.Kind {
+	case OpSlice:
+		_, elem := o.ElemTypes()
+		return elem
+	case OpMap:
+		key, elem := o.ElemTypes()
+		if k%2 == 0 {
+			return key
+		}
+		return elem
+	}
+	return o.Inputs()[k]
+}
+
+// Outputs are the types of the values the op produces.
+func (o *Op) Outputs() []types.Type {
+	switch o.Kind {
+	case OpCall:
+		return o.Results
+	case OpFieldSet:
+		return nil
+	}
+	return []types.Type{o.Type}
+}
+
+// Pure reports whether the op has no effect beyond producing its value.
+func (o *Op) Pure() bool {
+	switch o.Kind {
+	case OpCall, OpFieldSet:
+		return false
+	}
+	return true
+}
+
+// ElemTypes returns the element (or key and value) types of slice and map
+// ops.
+func (o *Op) ElemTypes() (key, elem types.Type) {
+	switch u := o.Type.Underlying().(type) {
+	case *types.Slice:
+		return nil, u.Elem()
+	case *types.Map:
+		return u.Key(), u.Elem()
+	}
+	return nil, nil
+}
+
+// Constants are the literals found in the source of R and E, used to seed
+// primitive values.
+type Constants struct {
+	Ints    []int64
+	Floats  []float64
+	Strings []string
+}
+
+// Cluster is everything a test of R may do: the calls of R's exported API
+// (covering functions marked), and for every type those calls need, the
+// operations that produce a value of it.
+type Cluster struct {
+	Caller *ccfg.Package
+	Callee *ccfg.Package
+	// Ops are all operations, in a deterministic order; Ops[i].ID == i.
+	Ops []*Op
+	// API are the calls of R's exported functions and methods that the
+	// cluster can drive; Covering those of covering functions.
+	API      []*Op
+	Covering []*Op
+	// Constants seed primitive values.
+	Constants Constants
+	// Skipped lists what the cluster cannot build, with the reason.
+	Skipped []string
+	// MaxDepth bounds the nesting of values built to feed a call.
+	MaxDepth int
+
+	scan       []*types.Package
+	producers  typeutil.Map // types.Type -> []*Op
+	methods    typeutil.Map // types.Type -> []*Op
+	height     typeutil.Map // types.Type -> int (buildHeight)
+	primOps    typeutil.Map
+	fieldSets  typeutil.Map // pointer type -> []*Op
+	seenOps    map[string]*Op
+	skipReason map[string]bool
+}
+
+const unbuildable = 1 << 20
+
+// NewCluster builds the test cluster of an analysed pair. Values are
+// searched for in R, E, the packages they import, and the packages that
+// declare the types needed.
+func NewCluster(a *couple.Analysis, maxDepth int) *Cluster {
+	c := &Cluster{
+		Caller:     a.Caller.Pkg,
+		Callee:     a.Callee.Pkg,
+		MaxDepth:   maxDepth,
+		seenOps:    map[string]*Op{},
+		skipReason: map[string]bool{},
+	}
+	c.scan = scanPackages(a)
+	covering := map[*types.Func]bool{}
+	for _, f := range a.Covering {
+		if obj, ok := f.SSA.Object().(*types.Func); ok {
+			covering[obj] = true
+		}
+	}
+	for _, fn := range apiFuncs(a.Caller.Pkg.Types) {
+		for _, op := range c.callOps(fn) {
+			if !c.buildableInputs(op, 0) {
+				continue
+			}
+			op.API = true
+			op.Covering = covering[fn.Origin()]
+			c.API = append(c.API, op)
+			if op.Covering {
+				c.Covering = append(c.Covering, op)
+			}
+		}
+	}
+	c.Constants = collectConstants(a.Caller.Pkg, a.Callee.Pkg)
+	c.complete()
+	sort.Strings(c.Skipped)
+	return c
+}
+
+// complete registers every op a test may ever use, so that the executor,
+// generated from Ops, has a stub for each: the producers of every type an
+// op consumes, and the methods and field assignments of every type an op
+// produces, transitively.
+func (c *Cluster) complete() {
+	var seen typeutil.Map
+	var queue []types.Type
+	push := func(t types.Type) {
+		if t != nil && seen.At(t) == nil {
+			seen.Set(t, true)
+			queue = append(queue, t)
+		}
+	}
+	pushOp := func(op *Op) {
+		for k := range op.Inputs() {
+			push(op.ArgType(k))
+		}
+		if op.Kind == OpSlice || op.Kind == OpMap {
+			key, elem := op.ElemTypes()
+			push(key)
+			push(elem)
+		}
+		for _, t := range op.Outputs() {
+			push(t)
+		}
+	}
+	for _, op := range c.API {
+		pushOp(op)
+	}
+	for len(queue) > 0 {
+		t := queue[0]
+		queue = queue[1:]
+		for _, op := range c.Producers(t) {
+			pushOp(op)
+		}
+		for _, op := range c.Methods(t) {
+			pushOp(op)
+		}
+		for _, op := range c.FieldSets(t) {
+			pushOp(op)
+		}
+	}
+}
+
+// scanPackages returns R, E and their direct imports, deterministically.
+func scanPackages(a *couple.Analysis) []*types.Package {
+	seen := map[*types.Package]bool{}
+	var out []*types.Package
+	add := func(p *types.Package) {
+		if p != nil && !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	add(a.Caller.Pkg.Types)
+	add(a.Callee.Pkg.Types)
+	for _, p := range []*types.Package{a.Caller.Pkg.Types, a.Callee.Pkg.Types} {
+		imps := append([]*types.Package(nil), p.Imports()...)
+		sort.Slice(imps, func(i, j int) bool { return imps[i].Path() < imps[j].Path() })
+		for _, i := range imps {
+			add(i)
+		}
+	}
+	return out
+}
+
+// apiFuncs lists the exported functions and the exported methods of the
+// named types of pkg, sorted by position then name.
+func apiFuncs(pkg *types.Package) []*types.Func {
+	var out []*types.Func
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		switch obj := scope.Lookup(name).(type) {
+		case *types.Func:
+			if obj.Exported() && name != "init" {
+				out = append(out, obj)
+			}
+		case *types.TypeName:
+			named, ok := obj.Type().(*types.Named)
+			if !ok || obj.IsAlias() {
+				continue
+			}
+			for i := 0; i < named.NumMethods(); i++ {
+				if m := named.Method(i); m.Exported() {
+					out = append(out, m)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// register adds an op to the cluster once, keyed by its name.
+func (c *Cluster) register(op *Op) *Op {
+	if prev, ok := c.seenOps[op.Name]; ok {
+		return prev
+	}
+	op.ID = len(c.Ops)
+	c.Ops = append(c.Ops, op)
+	c.seenOps[op.Name] = op
+	return op
+}
+
+func (c *Cluster) skip(what, why string) {
+	msg := what + ": " + why
+	if !c.skipReason[msg] {
+		c.skipReason[msg] = true
+		c.Skipped = append(c.Skipped, msg)
+	}
+}
+
+// callOps returns the call ops of a function or method: one op, or one per
+// instantiation of a generic function.
+func (c *Cluster) callOps(fn *types.Func) []*Op {
+	sig := fn.Type().(*types.Signature)
+	if sig.TypeParams().Len() > 0 || (sig.Recv() != nil && recvTypeParams(sig) > 0) {
+		var out []*Op
+		for _, targs := range c.instantiations(fn) {
+			inst, err := types.Instantiate(nil, fn.Type(), targs, true)
+			if err != nil {
+				continue
+			}
+			if op := c.newCallOp(fn, inst.(*types.Signature), targs); op != nil {
+				out = append(out, op)
+			}
+		}
+		if len(out) == 0 {
+			c.skip(funcName(fn, nil), "no type arguments satisfy its constraints")
+		}
+		return out
+	}
+	if op := c.newCallOp(fn, sig, nil); op != nil {
+		return []*Op{op}
+	}
+	return nil
+}
+
+func recvTypeParams(sig *types.Signature) int {
+	if sig.RecvTypeParams() != nil {
+		return sig.RecvTypeParams().Len()
+	}
+	return 0
+}
+
+// instantiations proposes type arguments for a generic function: for each
+// type parameter, the first candidates among a fixed list of common types
+// and the named types of R and E that satisfy its constraint.
+func (c *Cluster) instantiations(fn *types.Func) [][]types.Type {
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() != nil {
+		return nil // methods of generic types: their receivers are instantiated types
+	}
+	tps := sig.TypeParams()
+	candidates := []types.Type{types.Typ[types.Int], types.Typ[types.String], types.Typ[types.Float64], types.Typ[types.Bool]}
+	for _, p := range []*types.Package{c.Caller.Types, c.Callee.Types} {
+		for _, name := range p.Scope().Names() {
+			if tn, ok := p.Scope().Lookup(name).(*types.TypeName); ok && tn.Exported() && !tn.IsAlias() {
+				if n, ok := tn.Type().(*types.Named); ok && n.TypeParams().Len() == 0 {
+					candidates = append(candidates, n)
+				}
+			}
+		}
+	}
+	var options [][]types.Type
+	for i := 0; i < tps.Len(); i++ {
+		var ok []types.Type
+		for _, t := range candidates {
+			if satisfies(t, tps.At(i)) {
+				ok = append(ok, t)
+			}
+			if len(ok) == 2 {
+				break
+			}
+		}
+		if len(ok) == 0 {
+			return nil
+		}
+		options = append(options, ok)
+	}
+	// All combinations, at most 4.
+	var out [][]types.Type
+	var rec func(i int, acc []types.Type)
+	rec = func(i int, acc []types.Type) {
+		if len(out) >= 4 {
+			return
+		}
+		if i == len(options) {
+			out = append(out, append([]types.Type(nil), acc...))
+			return
+		}
+		for _, t := range options[i] {
+			rec(i+1, append(acc, t))
+		}
+	}
+	rec(0, nil)
+	return out
+}
+
+func satisfies(t types.Type, tp *types.TypeParam) bool {
+	iface, ok := tp.Constraint().Underlying().(*types.Interface)
+	if !ok {
+		return false
+	}
+	return types.Satisfies(t, iface)
+}
+
+// newCallOp makes the op of a call with the given (instantiated) signature.
+func (c *Cluster) newCallOp(fn *types.Func, sig *types.Signature, targs []types.Type) *Op {
+	name := funcName(fn, targs)
+	op := &Op{Kind: OpCall, Name: name, Func: fn, TypeArgs: targs, Variadic: sig.Variadic()}
+	if recv := sig.Recv(); recv != nil {
+		// A receiver of an unexported type is fine: values come from
+		// constructors, and the harness calls through an interface, which
+		// needs the results to be nameable too.
+		op.Method = true
+		op.Params = append(op.Params, recv.Type())
+		if !nameable(recv.Type(), c.Caller.Types) {
+			for i := 0; i < sig.Results().Len(); i++ {
+				if !nameable(sig.Results().At(i).Type(), c.Caller.Types) {
+					c.skip(name, "result type "+sig.Results().At(i).Type().String()+" cannot be named outside its package")
+					return nil
+				}
+			}
+		}
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		op.Params = append(op.Params, sig.Params().At(i).Type())
+	}
+	for i := 0; i < sig.Results().Len(); i++ {
+		op.Results = append(op.Results, sig.Results().At(i).Type())
+	}
+	for _, p := range op.Params[boolToInt(op.Method):] {
+		if !nameable(p, c.Caller.Types) {
+			c.skip(name, "parameter type "+p.String()+" cannot be named outside its package")
+			return nil
+		}
+	}
+	return c.register(op)
+}
+
+func boolToInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// funcName renders pkg.F, (*pkg.T).M or pkg.F[int].
+func funcName(fn *types.Func, targs []types.Type) string {
+	var b strings.Builder
+	sig := fn.Type().(*types.Signature)
+	if recv := sig.Recv(); recv != nil {
+		b.WriteString("(" + types.TypeString(recv.Type(), qualifyByName) + ").")
+	} else {
+		b.WriteString(fn.Pkg().Name() + ".")
+	}
+	b.WriteString(fn.Name())
+	if len(targs) > 0 {
+		var ts []string
+		for _, t := range targs {
+			ts = append(ts, types.TypeString(t, qualifyByName))
+		}
+		b.WriteString("[" + strings.Join(ts, ", ") + "]")
+	}
+	return b.String()
+}
+
+func qualifyByName(p *types.Package) string { return p.Name() }
+
+// nameable reports whether code outside from can write type t.
+func nameable(t types.Type, from *types.Package) bool {
+	switch u := t.(type) {
+	case *types.Basic:
+		return u.Kind() != types.UnsafePointer && u.Kind() != types.Invalid
+	case *types.Named:
+		obj := u.Obj()
+		if obj.Pkg() != nil && obj.Pkg() != from && !obj.Exported() {
+			return false
+		}
+		if obj.Pkg() != nil && isInternalElsewhere(obj.Pkg().Path(), from) {
+			return false
+		}
+		for i := 0; i < u.TypeArgs().Len(); i++ {
+			if !nameable(u.TypeArgs().At(i), from) {
+				return false
+			}
+		}
+		return true
+	case *types.Alias:
+		return nameable(types.Unalias(u), from)
+	case *types.Pointer:
+		return nameable(u.Elem(), from)
+	case *types.Slice:
+		return nameable(u.Elem(), from)
+	case *types.Array:
+		return nameable(u.Elem(), from)
+	case *types.Map:
+		return nameable(u.Key(), from) && nameable(u.Elem(), from)
+	case *types.Chan:
+		return nameable(u.Elem(), from)
+	case *types.Signature:
+		for i := 0; i < u.Params().Len(); i++ {
+			if !nameable(u.Params().At(i).Type(), from) {
+				return false
+			}
+		}
+		for i := 0; i < u.Results().Len(); i++ {
+			if !nameable(u.Results().At(i).Type(), from) {
+				return false
+			}
+		}
+		return true
+	case *types.Interface:
+		return u.NumMethods() == 0 || u.NumExplicitMethods() > 0 && allMethodsNameable(u, from)
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if !u.Field(i).Exported() || !nameable(u.Field(i).Type(), from) {
+				return false
+			}
+		}
+		return true
+	case *types.TypeParam:
+		return false
+	}
+	return false
+}
+
+func allMethodsNameable(i *types.Interface, from *types.Package) bool {
+	for j := 0; j < i.NumMethods(); j++ {
+		if !i.Method(j).Exported() || !nameable(i.Method(j).Type(), from) {
+			return false
+		}
+	}
+	return true
+}
+
+// isInternalElsewhere reports whether path is an internal package that
+// code in the test package of from cannot import.
+func isInternalElsewhere(path string, from *types.Package) bool {
+	i := strings.LastIndex(path, "/internal/")
+	switch {
+	case i >= 0:
+	case strings.HasPrefix(path, "internal/"):
+		return true
+	case strings.HasSuffix(path, "/internal"):
+		i = len(path) - len("/internal")
+	default:
+		return false
+	}
+	parent := path[:i]
+	return !(from.Path() == parent || strings.HasPrefix(from.Path(), parent+"/"))
+}
+
+// assignable reports whether a value of type v can be passed where t is
+// expected: identical types, or an interface that v implements. (Other
+// assignments Go allows, between a named and an unnamed type of the same
+// underlying type, would change the dynamic type the harness sees.)
+func assignable(v, t types.Type) bool {
+	if types.Identical(v, t) {
+		return true
+	}
+	if iface, ok := t.Underlying().(*types.Interface); ok {
+		return types.Implements(v, iface)
+	}
+	return false
+}
+
+// buildableInputs reports whether values for all of op's inputs (the
+// receiver aside, which comes from the op's own producers) can be built
+// within the depth bound, recording why not.
+func (c *Cluster) buildableInputs(op *Op, depth int) bool {
+	for i, p := range op.Inputs() {
+		if op.Variadic && i == len(op.Params)-1 {
+			continue // a variadic parameter can be given no values
+		}
+		if c.Height(p) > c.MaxDepth-depth-1 {
+			c.skip(op.Name, "cannot build a value of "+p.String())
+			return false
+		}
+	}
+	return true
+}
+
+// Height is how many levels of nested values it takes to build a value of
+// type t (0 for literals and nil); unbuildable types get a huge height.
+func (c *Cluster) Height(t types.Type) int {
+	if h := c.height.At(t); h != nil {
+		return h.(int)
+	}
+	c.height.Set(t, unbuildable) // cycle guard
+	best := unbuildable
+	for _, op := range c.Producers(t) {
+		h := 0
+		for i, in := range op.Inputs() {
+			if op.Variadic && i == len(op.Inputs())-1 {
+				continue
+			}
+			if op.Kind == OpSlice || op.Kind == OpMap {
+				continue // zero elements are allowed
+			}
+			h = max(h, c.Height(in)+1)
+		}
+		if op.Kind == OpComposite && h > 0 {
+			// Fields can be left out: a composite is as easy as its
+			// easiest form, the empty literal.
+			h = 1
+		}
+		best = min(best, h)
+	}
+	c.height.Set(t, best)
+	return best
+}
+
+// Producers lists the ops that produce a value assignable to t:
+// literals, constructors, composite literals, implementations of
+// interfaces, nil, slices and maps.
+func (c *Cluster) Producers(t types.Type) []*Op {
+	if v := c.producers.At(t); v != nil {
+		return v.([]*Op)
+	}
+	ops := c.findProducers(t)
+	c.producers.Set(t, ops)
+	return ops
+}
+
+func (c *Cluster) findProducers(t types.Type) []*Op {
+	var out []*Op
+	add := func(op *Op) {
+		if op != nil {
+			out = append(out, op)
+		}
+	}
+	from := c.Caller.Types
+	if !nameable(t, from) && !types.IsInterface(t) {
+		// A value of an unnameable type can still come from a
+		// constructor; nothing else can build it.
+		return c.constructors(t)
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		if u.Kind() == types.UntypedNil || u.Kind() == types.UnsafePointer || u.Info()&types.IsComplex != 0 {
+			return nil
+		}
+		add(c.prim(t))
+	case *types.Pointer:
+		out = append(out, c.constructors(t)...)
+		if st, ok := u.Elem().Underlying().(*types.Struct); ok {
+			add(c.composite(u.Elem(), st, true))
+		}
+		add(c.nilOp(t))
+	case *types.Struct:
+		out = append(out, c.constructors(t)...)
+		add(c.composite(t, u, false))
+	case *types.Interface:
+		out = append(out, c.implementations(t, u)...)
+		add(c.nilOp(t))
+	case *types.Slice:
+		out = append(out, c.constructors(t)...)
+		add(c.register(&Op{Kind: OpSlice, Name: "slice " + typeName(t), Type: t}))
+		add(c.nilOp(t))
+	case *types.Map:
+		if types.Comparable(u.Key()) {
+			add(c.register(&Op{Kind: OpMap, Name: "map " + typeName(t), Type: t}))
+		}
+		add(c.nilOp(t))
+	case *types.Array:
+		add(c.register(&Op{Kind: OpZero, Name: "zero " + typeName(t), Type: t}))
+	case *types.Signature, *types.Chan:
+		add(c.nilOp(t))
+	}
+	return out
+}
+
+func typeName(t types.Type) string { return types.TypeString(t, qualifyByName) }
+
+func (c *Cluster) prim(t types.Type) *Op {
+	return c.register(&Op{Kind: OpPrim, Name: "lit " + typeName(t), Type: t})
+}
+
+func (c *Cluster) nilOp(t types.Type) *Op {
+	return c.register(&Op{Kind: OpNil, Name: "nil " + typeName(t), Type: t})
+}
+
+// composite makes the composite-literal op of a struct type, over its
+// exported fields whose types can be named.
+func (c *Cluster) composite(t types.Type, st *types.Struct, ptr bool) *Op {
+	if _, named := t.(*types.Named); !named {
+		return nil
+	}
+	var fields []*types.Var
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if f.Exported() && nameable(f.Type(), c.Caller.Types) {
+			fields = append(fields, f)
+		}
+	}
+	name := "{} " + typeName(t)
+	typ := t
+	if ptr {
+		name = "&" + name
+		typ = types.NewPointer(t)
+	}
+	return c.register(&Op{Kind: OpComposite, Name: name, Type: typ, Fields: fields, Ptr: ptr})
+}
+
+// constructors are package-level functions of the scanned packages (and of
+// t's own package) whose first result is t (or *t for a struct t) and
+// whose other results, if any, are one error or bool.
+func (c *Cluster) constructors(t types.Type) []*Op {
+	pkgs := c.scan
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil {
+		pkgs = append([]*types.Package{n.Obj().Pkg()}, pkgs...)
+	} else if p, ok := t.(*types.Pointer); ok {
+		if n, ok := types.Unalias(p.Elem()).(*types.Named); ok && n.Obj().Pkg() != nil {
+			pkgs = append([]*types.Package{n.Obj().Pkg()}, pkgs...)
+		}
+	}
+	var out []*Op
+	seen := map[*types.Package]bool{}
+	for _, p := range pkgs {
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		if isInternalElsewhere(p.Path(), c.Caller.Types) || p.Name() == "main" {
+			continue
+		}
+		scope := p.Scope()
+		for _, name := range scope.Names() {
+			fn, ok := scope.Lookup(name).(*types.Func)
+			if !ok || !fn.Exported() {
+				continue
+			}
+			sig := fn.Type().(*types.Signature)
+			if sig.TypeParams().Len() > 0 || sig.Results().Len() == 0 || sig.Results().Len() > 2 {
+				continue
+			}
+			if !types.Identical(sig.Results().At(0).Type(), t) {
+				continue
+			}
+			if sig.Results().Len() == 2 {
+				second := sig.Results().At(1).Type()
+				if !isError(second) && !types.Identical(second, types.Typ[types.Bool]) {
+					continue
+				}
+			}
+			if op := c.newCallOp(fn, sig, nil); op != nil {
+				out = append(out, op)
+			}
+		}
+	}
+	return out
+}
+
+// isStandard reports whether path is a standard-library package.
+func isStandard(path string) bool {
+	return !strings.Contains(strings.Split(path, "/")[0], ".")
+}
+
+func isError(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+// implementations produce values for an interface: the concrete types of
+// the scanned packages that implement it (through their producers) and
+// well-known standard-library providers.
+func (c *Cluster) implementations(t types.Type, iface *types.Interface) []*Op {
+	var out []*Op
+	out = append(out, c.stdProviders(t)...)
+	if iface.NumMethods() == 0 {
+		// any: literals of the common kinds.
+		for _, k := range []types.BasicKind{types.Int, types.String, types.Bool} {
+			out = append(out, c.prim(types.Typ[k]))
+		}
+		return out
+	}
+	for _, p := range c.scan {
+		if isInternalElsewhere(p.Path(), c.Caller.Types) {
+			continue
+		}
+		scope := p.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || tn.IsAlias() || !tn.Exported() {
+				continue
+			}
+			named, ok := tn.Type().(*types.Named)
+			if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
+				continue
+			}
+			for _, ct := range []types.Type{named, types.NewPointer(named)} {
+				if types.Implements(ct, iface) {
+					for _, op := range c.Producers(ct) {
+						if op.Kind != OpNil {
+							out = append(out, op)
+						}
+					}
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// stdProviders are the standard-library functions that provide values of
+// common interfaces.
+func (c *Cluster) stdProviders(t types.Type) []*Op {
+	type provider struct {
+		pkg, fn string
+		params  []types.Type
+	}
+	str := types.Typ[types.String]
+	var provs []provider
+	switch typeString(t) {
+	case "error":
+		provs = []provider{{"errors", "New", []types.Type{str}}}
+	case "io.Reader":
+		provs = []provider{{"strings", "NewReader", []types.Type{str}}}
+	case "context.Context":
+		provs = []provider{{"context", "Background", nil}}
+	}
+	var out []*Op
+	for _, p := range provs {
+		out = append(out, c.register(&Op{Kind: OpCall, Name: p.pkg + "." + p.fn + " as " + typeString(t), Func: stdFunc(p.pkg, p.fn, p.params, t), Params: p.params, Results: []types.Type{t}}))
+	}
+	return out
+}
+
+func typeString(t types.Type) string {
+	return types.TypeString(t, func(p *types.Package) string { return p.Path() })
+}
+
+// stdFunc makes a stand-in *types.Func for a standard-library provider; the
+// harness and the emitter only need its package and name.
+func stdFunc(pkgPath, name string, params []types.Type, result types.Type) *types.Func {
+	pkg := types.NewPackage(pkgPath, pkgPath[strings.LastIndex(pkgPath, "/")+1:])
+	var vars []*types.Var
+	for i, p := range params {
+		vars = append(vars, types.NewParam(token.NoPos, pkg, "p"+strconv.Itoa(i), p))
+	}
+	sig := types.NewSignatureType(nil, nil, nil, types.NewTuple(vars...), types.NewTuple(types.NewParam(token.NoPos, pkg, "", result)), false)
+	return types.NewFunc(token.NoPos, pkg, name, sig)
+}
+
+// IsStdProvider reports whether a call op is a standard-library provider
+// (strings.NewReader for io.Reader, ...), whose function is a stand-in.
+func (o *Op) IsStdProvider() bool {
+	return o.Kind == OpCall && strings.Contains(o.Name, " as ")
+}
+
+// Methods returns the calls of the exported methods of a value of type t
+// declared outside R (R's own methods are API calls): the set-up a test can
+// do on the objects it passes to R, like stocking an inventory.
+func (c *Cluster) Methods(t types.Type) []*Op {
+	if v := c.methods.At(t); v != nil {
+		return v.([]*Op)
+	}
+	var out []*Op
+	base := t
+	if p, ok := t.(*types.Pointer); ok {
+		base = p.Elem()
+	}
+	if n, ok := types.Unalias(base).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg() != c.Caller.Types &&
+		!isInternalElsewhere(n.Obj().Pkg().Path(), c.Caller.Types) && n.TypeParams().Len() == 0 &&
+		!isStandard(n.Obj().Pkg().Path()) {
+		ms := types.NewMethodSet(t)
+		for i := 0; i < ms.Len(); i++ {
+			fn, ok := ms.At(i).Obj().(*types.Func)
+			if !ok || !fn.Exported() || len(ms.At(i).Index()) > 1 {
+				continue
+			}
+			op := c.newCallOp(fn, fn.Type().(*types.Signature), nil)
+			if op != nil && c.buildableInputs(op, 0) {
+				out = append(out, op)
+			}
+		}
+	}
+	c.methods.Set(t, out)
+	return out
+}
+
+// FieldSets returns the field-set ops for a pointer-to-struct type.
+func (c *Cluster) FieldSets(t types.Type) []*Op {
+	if v := c.fieldSets.At(t); v != nil {
+		return v.([]*Op)
+	}
+	var out []*Op
+	if p, ok := t.(*types.Pointer); ok {
+		if st, ok := p.Elem().Underlying().(*types.Struct); ok && nameable(p.Elem(), c.Caller.Types) {
+			for i := 0; i < st.NumFields(); i++ {
+				f := st.Field(i)
+				if f.Exported() && nameable(f.Type(), c.Caller.Types) {
+					out = append(out, c.register(&Op{Kind: OpFieldSet, Name: typeName(t) + "." + f.Name() + " =", Params: []types.Type{t, f.Type()}, Fields: []*types.Var{f}, Type: t}))
+				}
+			}
+		}
+	}
+	c.fieldSets.Set(t, out)
+	return out
+}
+
+// collectConstants gathers the literals of the non-test files of R and E.
+func collectConstants(pkgs ...*ccfg.Package) Constants {
+	var k Constants
+	for _, p := range pkgs {
+		for _, f := range p.Files {
+			k.Add(f)
+		}
+	}
+	return k
+}
+
+// Add adds the literals of a file, once each.
+func (k *Constants) Add(f *ast.File) {
+	ast.Inspect(f, func(n ast.Node) bool {
+		lit, ok := n.(*ast.BasicLit)
+		if !ok {
+			return true
+		}
+		v := constant.MakeFromLiteral(lit.Value, lit.Kind, 0)
+		switch lit.Kind {
+		case token.INT, token.CHAR:
+			if i, exact := constant.Int64Val(v); exact && !slices.Contains(k.Ints, i) {
+				k.Ints = append(k.Ints, i)
+			}
+		case token.FLOAT:
+			if f, _ := constant.Float64Val(v); !slices.Contains(k.Floats, f) {
+				k.Floats = append(k.Floats, f)
+			}
+		case token.STRING:
+			if v.Kind() == constant.String {
+				if s := constant.StringVal(v); len(s) <= 64 && !slices.Contains(k.Strings, s) {
+					k.Strings = append(k.Strings, s)
+				}
+			}
+		}
+		return true
+	})
+}
+
+// SeedPackages lists the import paths, outside the standard library,
+// of the packages whose functions the cluster calls besides R and E: their
+// literals (a list of supported currencies, say) also make good values.
+func (c *Cluster) SeedPackages() []string {
+	seen := map[string]bool{c.Caller.Path: true, c.Callee.Path: true}
+	var out []string
+	for _, op := range c.Ops {
+		if op.Kind != OpCall || op.IsStdProvider() || op.Func.Pkg() == nil {
+			continue
+		}
+		p := op.Func.Pkg().Path()
+		if !seen[p] && !isStandard(p) {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Summary describes the cluster for reports.
+func (c *Cluster) Summary() string {
+	return fmt.Sprintf("%d API calls (%d covering), %d operations, %d constants",
+		len(c.API), len(c.Covering), len(c.Ops), len(c.Constants.Ints)+len(c.Constants.Floats)+len(c.Constants.Strings))
+}

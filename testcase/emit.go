@@ -1,0 +1,957 @@
+package testcase
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"go/token"
+	"go/types"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// Dialect is the assertion style of emitted tests.
+type Dialect int
+
+const (
+	// Testify asserts with github.com/stretchr/testify (assert, require).
+	Testify Dialect = iota
+	// Std asserts with the standard library's testing package only, for
+	// modules that do not depend on testify.
+	Std
+)
+
+// EmitTest is one test to emit: its name, statements, what its execution
+// showed, and a comment saying what it covers.
+type EmitTest struct {
+	Name    string
+	Test    *Test
+	Outcome *Outcome
+	Comment string
+}
+
+// EmitOptions configure emission.
+type EmitOptions struct {
+	// Package is the test package's name (R_test).
+	Package string
+	// Header is a comment placed above the package clause.
+	Header  string
+	Dialect Dialect
+	// MaxEndAsserts bounds the assertions on final state per test.
+	MaxEndAsserts int
+}
+
+// Emit renders tests as a gofmt'd Go test file.
+func Emit(c *Cluster, tests []EmitTest, opts EmitOptions) ([]byte, error) {
+	im := newImports(c.Caller.Types)
+	var body bytes.Buffer
+	needsPanicHelper := false
+	for _, et := range tests {
+		e := &testEmitter{c: c, im: im, t: et.Test, out: et.Outcome, dialect: opts.Dialect, maxEnd: opts.MaxEndAsserts}
+		code, usesHelper := e.emit()
+		needsPanicHelper = needsPanicHelper || usesHelper
+		if et.Comment != "" {
+			for _, line := range wrap(et.Comment, 77) {
+				fmt.Fprintf(&body, "// %s\n", line)
+			}
+		}
+		fmt.Fprintf(&body, "func %s(t *testing.T) {\n%s}\n\n", et.Name, code)
+	}
+	if needsPanicHelper {
+		body.WriteString(panicHelper)
+	}
+	var file bytes.Buffer
+	if opts.Header != "" {
+		for _, line := range wrap(opts.Header, 77) {
+			fmt.Fprintf(&file, "// %s\n", strings.TrimRight(line, " "))
+		}
+		file.WriteString("\n")
+	}
+	fmt.Fprintf(&file, "package %s\n\n", opts.Package)
+	im.use("testing", "testing")
+	if opts.Dialect == Testify {
+		if strings.Contains(body.String(), "\tassert.") {
+			im.use("github.com/stretchr/testify/assert", "assert")
+		}
+		if strings.Contains(body.String(), "\trequire.") {
+			im.use("github.com/stretchr/testify/require", "require")
+		}
+	}
+	im.write(&file)
+	file.Write(body.Bytes())
+	src, err := format.Source(file.Bytes())
+	if err != nil {
+		return file.Bytes(), fmt.Errorf("formatting generated tests: %w", err)
+	}
+	return src, nil
+}
+
+// wrap breaks text into lines of at most width columns, keeping its line
+// breaks; words longer than width stay whole.
+func wrap(text string, width int) []string {
+	var out []string
+	for _, para := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		line := ""
+		for _, w := range strings.Fields(para) {
+			switch {
+			case line == "":
+				line = w
+			case len(line)+1+len(w) > width:
+				out = append(out, line)
+				line = w
+			default:
+				line += " " + w
+			}
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+const panicHelper = `// mustPanic fails the test unless f panics.
+func mustPanic(t *testing.T, f func()) {
+	t.Helper()
+	defer func() {
+		if recover() == nil {
+			t.Error("expected a panic")
+		}
+	}()
+	f()
+}
+`
+
+// imports assigns package names in the emitted file.
+type imports struct {
+	self   *types.Package
+	byPath map[string]string
+	names  map[string]string // name -> path
+}
+
+func newImports(self *types.Package) *imports {
+	return &imports{self: self, byPath: map[string]string{}, names: map[string]string{}}
+}
+
+// use returns the name under which path is imported, adding it.
+func (im *imports) use(path, name string) string {
+	if n, ok := im.byPath[path]; ok {
+		return n
+	}
+	base := name
+	for i := 2; ; i++ {
+		if p, taken := im.names[name]; !taken || p == path {
+			break
+		}
+		name = fmt.Sprintf("%s%d", base, i)
+	}
+	im.byPath[path] = name
+	im.names[name] = path
+	return name
+}
+
+func (im *imports) qualifier(p *types.Package) string {
+	return im.use(p.Path(), p.Name())
+}
+
+// write writes the import block: standard library first, then the rest,
+// as goimports groups them.
+func (im *imports) write(b *bytes.Buffer) {
+	var std, other []string
+	for p := range im.byPath {
+		if first := strings.Split(p, "/")[0]; strings.Contains(first, ".") {
+			other = append(other, p)
+		} else {
+			std = append(std, p)
+		}
+	}
+	sort.Strings(std)
+	sort.Strings(other)
+	b.WriteString("import (\n")
+	for gi, group := range [][]string{std, other} {
+		if gi == 1 && len(std) > 0 && len(other) > 0 {
+			b.WriteString("\n")
+		}
+		for _, p := range group {
+			name := im.byPath[p]
+			if last := p[strings.LastIndex(p, "/")+1:]; last == name {
+				fmt.Fprintf(b, "\t%q\n", p)
+			} else {
+				fmt.Fprintf(b, "\t%s %q\n", name, p)
+			}
+		}
+	}
+	b.WriteString(")\n\n")
+}
+
+// testEmitter renders one test.
+type testEmitter struct {
+	c       *Cluster
+	im      *imports
+	t       *Test
+	out     *Outcome
+	dialect Dialect
+	maxEnd  int
+
+	names  map[Ref]string
+	inline map[int]bool
+	needed map[Ref]bool
+	// argRefs are the values later statements use (not only assertions).
+	argRefs  map[Ref]bool
+	declared map[string]bool
+	used     map[string]bool
+	// pkgNames are the names of every package the test's types and calls
+	// may refer to: variables must not shadow them.
+	pkgNames map[string]bool
+	b        strings.Builder
+}
+
+func (e *testEmitter) typ(t types.Type) string { return types.TypeString(t, e.im.qualifier) }
+
+// emit renders the test body; it reports whether the panic helper is used.
+func (e *testEmitter) emit() (string, bool) {
+	e.names = map[Ref]string{}
+	e.used = map[string]bool{}
+	for n := range reservedNames {
+		e.used[n] = true
+	}
+	e.pkgNames = map[string]bool{}
+	for _, n := range e.im.names {
+		e.pkgNames[n] = true
+	}
+	for _, s := range e.t.Stmts {
+		if s.Op.Func != nil && s.Op.Func.Pkg() != nil {
+			e.pkgNames[s.Op.Func.Pkg().Name()] = true
+		}
+		for k := range s.Op.Inputs() {
+			addPackageNames(s.Op.ArgType(k), e.pkgNames)
+		}
+		for _, t := range s.Op.Outputs() {
+			addPackageNames(t, e.pkgNames)
+		}
+		for _, t := range s.Op.TypeArgs {
+			addPackageNames(t, e.pkgNames)
+		}
+	}
+	for n := range e.pkgNames {
+		e.used[n] = true
+	}
+	last := len(e.t.Stmts)
+	panicAt := -1
+	if e.out != nil && e.out.Panicked && e.out.PanicStmt < last {
+		panicAt = e.out.PanicStmt
+		last = panicAt + 1
+	}
+	e.decideInlining(last)
+	after, end := e.selectAssertions(last, panicAt)
+	e.needed = map[Ref]bool{}
+	e.declared = map[string]bool{}
+	for i := 0; i < last; i++ {
+		if !e.inline[i] {
+			e.markArgs(e.t.Stmts[i])
+		}
+	}
+	e.argRefs = map[Ref]bool{}
+	for r := range e.needed {
+		e.argRefs[r] = true
+	}
+	for _, obs := range after {
+		for _, o := range obs {
+			e.needed[o.Ref] = true
+		}
+	}
+	for _, o := range end {
+		e.needed[o.Ref] = true
+	}
+	helper := false
+	for i := 0; i < last; i++ {
+		if e.inline[i] {
+			continue
+		}
+		if i == panicAt {
+			helper = e.emitPanic(i)
+			break
+		}
+		e.emitStmt(i, e.t.Stmts[i])
+		for _, o := range after[i] {
+			e.assert(o)
+		}
+	}
+	for _, o := range end {
+		e.assert(o)
+	}
+	return e.b.String(), helper
+}
+
+// markArgs marks the values a statement uses, through inlined ones.
+func (e *testEmitter) markArgs(s Stmt) {
+	for _, a := range s.Args {
+		if a.IsOmitted() {
+			continue
+		}
+		if e.inline[a.Stmt] {
+			e.markArgs(e.t.Stmts[a.Stmt])
+			continue
+		}
+		e.needed[a] = true
+	}
+}
+
+// decideInlining marks pure statements used exactly once to be written at
+// their use.
+func (e *testEmitter) decideInlining(last int) {
+	e.inline = map[int]bool{}
+	uses := make([]int, len(e.t.Stmts))
+	for i := 0; i < last; i++ {
+		for _, a := range e.t.Stmts[i].Args {
+			if !a.IsOmitted() {
+				uses[a.Stmt]++
+			}
+		}
+	}
+	for i := 0; i < last; i++ {
+		s := e.t.Stmts[i]
+		// Objects built with &T{...} stay variables: calls may change them,
+		// and the test asserts on their state at the end.
+		if s.Op.Pure() && uses[i] == 1 && s.Op.Kind != OpZero && !(s.Op.Kind == OpComposite && s.Op.Ptr) {
+			e.inline[i] = true
+		}
+	}
+}
+
+// selectAssertions chooses the observations that become assertions: the
+// results of calls right after them, and up to maxEnd fields of the values
+// built by the test, at its end.
+func (e *testEmitter) selectAssertions(last, panicAt int) (after map[int][]Observation, end []Observation) {
+	after = map[int][]Observation{}
+	if e.out == nil {
+		return after, nil
+	}
+	for _, o := range e.out.Observations {
+		i := o.Ref.Stmt
+		if i >= last || i == panicAt || e.inline[i] {
+			continue
+		}
+		s := e.t.Stmts[i]
+		if o.Kind == ObsNotNil {
+			continue // says little; nil, when observed, says more
+		}
+		if !o.End {
+			if s.Op.Kind == OpCall && !s.Op.IsStdProvider() && e.renderable(o) && !e.failedCall(i, o) {
+				after[i] = append(after[i], o)
+			}
+			continue
+		}
+		if (s.Op.Kind == OpCall || s.Op.Kind == OpComposite) && len(end) < e.maxEnd && strings.HasPrefix(o.Path, ".") && e.renderable(o) {
+			end = append(end, o)
+		}
+	}
+	// Errors first: the rest of a result is meaningful only if the call
+	// did (or did not) fail as observed.
+	for i := range after {
+		sort.SliceStable(after[i], func(a, b int) bool {
+			ea := after[i][a].Kind == ObsNoError || after[i][a].Kind == ObsError
+			eb := after[i][b].Kind == ObsNoError || after[i][b].Kind == ObsError
+			return ea && !eb
+		})
+	}
+	return after, end
+}
+
+// failedCall reports whether o observes a non-error result of a call that
+// returned a non-nil error (whose other results are usually zero values).
+func (e *testEmitter) failedCall(i int, o Observation) bool {
+	if o.Kind == ObsNoError || o.Kind == ObsError {
+		return false
+	}
+	for _, other := range e.out.Observations {
+		if !other.End && other.Ref.Stmt == i && other.Kind == ObsError {
+			return true
+		}
+	}
+	return false
+}
+
+// renderable reports whether an observation can be written as an
+// assertion.
+func (e *testEmitter) renderable(o Observation) bool {
+	_, t := e.target(o)
+	if t == nil {
+		return false
+	}
+	switch o.Kind {
+	case ObsBool, ObsInt, ObsUint, ObsFloat, ObsString:
+		b, ok := t.Underlying().(*types.Basic)
+		return ok && b.Info()&types.IsComplex == 0 && !(o.Kind == ObsFloat && strings.Contains(o.Text, "NaN"))
+	}
+	return true
+}
+
+// name returns (assigning on first use) the variable of a result.
+func (e *testEmitter) name(r Ref) string {
+	if n, ok := e.names[r]; ok {
+		return n
+	}
+	t := e.t.Stmts[r.Stmt].Op.Outputs()[r.Result]
+	if isError(t) && !e.argRefs[r] {
+		// An error only checked right away: one err variable serves all.
+		e.names[r] = "err"
+		return "err"
+	}
+	base := varBase(t)
+	if e.pkgNames[base] || reservedNames[base] {
+		// A name taken by a package (car for car.Car): use initials.
+		if short := initials(t); short != "" && !e.pkgNames[short] {
+			base = short
+		}
+	}
+	n := base
+	for i := 2; e.used[n]; i++ {
+		n = fmt.Sprintf("%s%d", base, i)
+	}
+	e.used[n] = true
+	e.names[r] = n
+	return n
+}
+
+// expr renders the value of a reference as an expression of the expected
+// type.
+func (e *testEmitter) expr(r Ref, expected types.Type) string {
+	if e.inline[r.Stmt] {
+		return e.pureExpr(e.t.Stmts[r.Stmt], expected)
+	}
+	return e.name(r)
+}
+
+// emitStmt writes a statement that is not inlined.
+func (e *testEmitter) emitStmt(i int, s Stmt) {
+	switch s.Op.Kind {
+	case OpCall:
+		call := e.callExpr(s)
+		var lhs []string
+		named := false
+		for r := range s.Op.Results {
+			ref := Ref{Stmt: i, Result: r}
+			if e.needed[ref] {
+				lhs = append(lhs, e.name(ref))
+				named = true
+			} else {
+				lhs = append(lhs, "_")
+			}
+		}
+		if !named {
+			fmt.Fprintf(&e.b, "\t%s\n", call)
+			return
+		}
+		fmt.Fprintf(&e.b, "\t%s %s %s\n", strings.Join(lhs, ", "), e.assignOp(lhs), call)
+	case OpFieldSet:
+		fmt.Fprintf(&e.b, "\t%s.%s = %s\n", e.expr(s.Args[0], s.Op.Params[0]), s.Op.Fields[0].Name(), e.expr(s.Args[1], s.Op.Params[1]))
+	case OpZero, OpNil:
+		ref := Ref{Stmt: i}
+		if e.needed[ref] {
+			n := e.name(ref)
+			e.declared[n] = true
+			fmt.Fprintf(&e.b, "\tvar %s %s\n", n, e.typ(s.Op.Type))
+		}
+	default:
+		ref := Ref{Stmt: i}
+		if e.needed[ref] {
+			n := e.name(ref)
+			e.declared[n] = true
+			fmt.Fprintf(&e.b, "\t%s := %s\n", n, e.pureExpr(s, nil))
+		}
+	}
+}
+
+// assignOp returns := if the left-hand side declares a new variable, =
+// otherwise, and records the declarations.
+func (e *testEmitter) assignOp(lhs []string) string {
+	fresh := false
+	for _, n := range lhs {
+		if n != "_" && !e.declared[n] {
+			fresh = true
+			e.declared[n] = true
+		}
+	}
+	if fresh {
+		return ":="
+	}
+	return "="
+}
+
+// callExpr renders a call.
+func (e *testEmitter) callExpr(s Stmt) string {
+	op := s.Op
+	var b strings.Builder
+	params := op.Params
+	args := s.Args
+	if op.Method {
+		b.WriteString(e.recvExpr(args[0], params[0]) + "." + op.Func.Name())
+		params, args = params[1:], args[1:]
+	} else {
+		b.WriteString(e.im.use(op.Func.Pkg().Path(), op.Func.Pkg().Name()) + "." + op.Func.Name())
+	}
+	if len(op.TypeArgs) > 0 {
+		var ts []string
+		for _, t := range op.TypeArgs {
+			ts = append(ts, e.typ(t))
+		}
+		b.WriteString("[" + strings.Join(ts, ", ") + "]")
+	}
+	b.WriteString("(")
+	var parts []string
+	for j, a := range args {
+		if op.Variadic && j == len(args)-1 {
+			if a.IsOmitted() {
+				continue
+			}
+			if e.inline[a.Stmt] && e.t.Stmts[a.Stmt].Op.Kind == OpSlice {
+				// An inlined slice: pass its elements.
+				_, elem := e.t.Stmts[a.Stmt].Op.ElemTypes()
+				for _, x := range e.t.Stmts[a.Stmt].Args {
+					parts = append(parts, e.expr(x, elem))
+				}
+				continue
+			}
+			parts = append(parts, e.expr(a, params[j])+"...")
+			continue
+		}
+		parts = append(parts, e.expr(a, params[j]))
+	}
+	b.WriteString(strings.Join(parts, ", "))
+	b.WriteString(")")
+	return b.String()
+}
+
+// recvExpr renders a method receiver; inlined composite literals need
+// parentheses.
+func (e *testEmitter) recvExpr(r Ref, t types.Type) string {
+	x := e.expr(r, t)
+	if e.inline[r.Stmt] {
+		return "(" + x + ")"
+	}
+	return x
+}
+
+// pureExpr renders a pure statement as an expression.
+func (e *testEmitter) pureExpr(s Stmt, expected types.Type) string {
+	op := s.Op
+	switch op.Kind {
+	case OpPrim:
+		return e.literal(op.Type, s.Value, expected)
+	case OpNil:
+		// nil where the expected type is nil-able; a typed nil where it
+		// would otherwise become a nil interface.
+		if expected != nil && (types.IsInterface(op.Type) || !types.IsInterface(expected)) {
+			return "nil"
+		}
+		return "(" + e.typ(op.Type) + ")(nil)"
+	case OpComposite:
+		st := op.Type
+		prefix := ""
+		if op.Ptr {
+			st = st.(*types.Pointer).Elem()
+			prefix = "&"
+		}
+		var fields []string
+		for j, a := range s.Args {
+			if a.IsOmitted() {
+				continue
+			}
+			f := op.Fields[j]
+			fields = append(fields, f.Name()+": "+e.expr(a, f.Type()))
+		}
+		return prefix + e.typ(st) + "{" + strings.Join(fields, ", ") + "}"
+	case OpSlice:
+		_, elem := op.ElemTypes()
+		var xs []string
+		for _, a := range s.Args {
+			xs = append(xs, e.expr(a, elem))
+		}
+		return e.typ(op.Type) + "{" + strings.Join(xs, ", ") + "}"
+	case OpMap:
+		key, elem := op.ElemTypes()
+		var xs []string
+		for j := 0; j+1 < len(s.Args); j += 2 {
+			xs = append(xs, e.expr(s.Args[j], key)+": "+e.expr(s.Args[j+1], elem))
+		}
+		return e.typ(op.Type) + "{" + strings.Join(xs, ", ") + "}"
+	case OpZero:
+		return e.typ(op.Type) + "{}"
+	}
+	return "nil"
+}
+
+// literal renders a basic value. It is written bare where the expected
+// type receives it unchanged, and converted otherwise.
+func (e *testEmitter) literal(t types.Type, v any, expected types.Type) string {
+	lit := basicLiteral(v)
+	if needsMath(v) {
+		e.im.use("math", "math")
+	}
+	if expected != nil && types.Identical(expected, t) {
+		return lit
+	}
+	if isDefaultType(t, v) && (expected == nil || types.IsInterface(expected)) {
+		return lit
+	}
+	return e.typ(t) + "(" + lit + ")"
+}
+
+// isDefaultType reports whether an untyped literal of v gets type t by
+// default (int, float64, string, bool).
+func isDefaultType(t types.Type, v any) bool {
+	b, ok := t.(*types.Basic)
+	if !ok {
+		return false
+	}
+	switch v.(type) {
+	case int64:
+		return b.Kind() == types.Int
+	case float64:
+		return b.Kind() == types.Float64 && strings.ContainsAny(basicLiteral(v), ".eE")
+	case string:
+		return b.Kind() == types.String
+	case bool:
+		return b.Kind() == types.Bool
+	}
+	return false
+}
+
+func needsMath(v any) bool {
+	f, ok := v.(float64)
+	return ok && (math.IsInf(f, 0) || math.IsNaN(f))
+}
+
+func basicLiteral(v any) string {
+	switch x := v.(type) {
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case uint64:
+		return strconv.FormatUint(x, 10)
+	case float64:
+		switch {
+		case math.IsNaN(x):
+			return "math.NaN()"
+		case math.IsInf(x, 1):
+			return "math.Inf(1)"
+		case math.IsInf(x, -1):
+			return "math.Inf(-1)"
+		}
+		s := strconv.FormatFloat(x, 'g', -1, 64)
+		if !strings.ContainsAny(s, ".eE") {
+			s += ".0"
+		}
+		return s
+	case string:
+		return strconv.Quote(x)
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	return fmt.Sprint(v)
+}
+
+// assert writes one assertion.
+func (e *testEmitter) assert(o Observation) {
+	target, ttype := e.target(o)
+	if ttype == nil {
+		return
+	}
+	std := e.dialect == Std
+	switch o.Kind {
+	case ObsNoError:
+		if std {
+			fmt.Fprintf(&e.b, "\tif %s != nil {\n\t\tt.Fatalf(\"unexpected error: %%v\", %s)\n\t}\n", target, target)
+		} else {
+			fmt.Fprintf(&e.b, "\trequire.NoError(t, %s)\n", target)
+		}
+	case ObsError:
+		if std {
+			fmt.Fprintf(&e.b, "\tif %s == nil || %s.Error() != %s {\n\t\tt.Errorf(\"%s = %%v, want error %%q\", %s, %s)\n\t}\n",
+				target, target, strconv.Quote(o.Text), escapeFormat(target), target, strconv.Quote(o.Text))
+		} else {
+			fmt.Fprintf(&e.b, "\tassert.EqualError(t, %s, %s)\n", target, strconv.Quote(o.Text))
+		}
+	case ObsNil:
+		if std {
+			fmt.Fprintf(&e.b, "\tif %s != nil {\n\t\tt.Errorf(\"%s = %%v, want nil\", %s)\n\t}\n", target, escapeFormat(target), target)
+		} else {
+			fmt.Fprintf(&e.b, "\tassert.Nil(t, %s)\n", target)
+		}
+	case ObsNotNil:
+		if std {
+			fmt.Fprintf(&e.b, "\tif %s == nil {\n\t\tt.Errorf(\"%s is nil\")\n\t}\n", target, escapeFormat(target))
+		} else {
+			fmt.Fprintf(&e.b, "\tassert.NotNil(t, %s)\n", target)
+		}
+	case ObsLen:
+		if std {
+			fmt.Fprintf(&e.b, "\tif got := len(%s); got != %s {\n\t\tt.Errorf(\"len(%s) = %%d, want %s\", got)\n\t}\n", target, o.Text, escapeFormat(target), o.Text)
+		} else {
+			fmt.Fprintf(&e.b, "\tassert.Len(t, %s, %s)\n", target, o.Text)
+		}
+	default:
+		want := e.observedLiteral(o, ttype)
+		if want == "" {
+			return
+		}
+		if std && o.Kind == ObsBool {
+			neg := "!"
+			if o.Text != "true" {
+				neg = ""
+			}
+			fmt.Fprintf(&e.b, "\tif %s%s {\n\t\tt.Errorf(\"%s = %%v, want %s\", %s)\n\t}\n", neg, target, escapeFormat(target), o.Text, target)
+		} else if std {
+			fmt.Fprintf(&e.b, "\tif %s != %s {\n\t\tt.Errorf(\"%s = %%v, want %%v\", %s, %s)\n\t}\n", target, want, escapeFormat(target), target, want)
+		} else if o.Kind == ObsBool {
+			fn := "False"
+			if o.Text == "true" {
+				fn = "True"
+			}
+			fmt.Fprintf(&e.b, "\tassert.%s(t, %s)\n", fn, target)
+		} else {
+			fmt.Fprintf(&e.b, "\tassert.Equal(t, %s, %s)\n", want, target)
+		}
+	}
+}
+
+func escapeFormat(s string) string { return strings.ReplaceAll(s, "%", "%%") }
+
+// observedLiteral renders an observed basic value as a literal of type t.
+func (e *testEmitter) observedLiteral(o Observation, t types.Type) string {
+	var v any
+	switch o.Kind {
+	case ObsBool:
+		v = o.Text == "true"
+	case ObsInt:
+		x, err := strconv.ParseInt(o.Text, 10, 64)
+		if err != nil {
+			return ""
+		}
+		v = x
+	case ObsUint:
+		x, err := strconv.ParseUint(o.Text, 10, 64)
+		if err != nil {
+			return ""
+		}
+		v = x
+	case ObsFloat:
+		x, err := strconv.ParseFloat(o.Text, 64)
+		if err != nil || math.IsNaN(x) {
+			return ""
+		}
+		v = x
+	case ObsString:
+		v = o.Text
+	default:
+		return ""
+	}
+	if b, ok := t.Underlying().(*types.Basic); !ok || b.Info()&types.IsComplex != 0 {
+		return ""
+	}
+	return e.literal(t, v, nil)
+}
+
+// target renders the observed part of a value and its type; the type is
+// nil if the path does not fit the static type.
+func (e *testEmitter) target(o Observation) (string, types.Type) {
+	expr := "{}"
+	if e.names != nil {
+		if n, ok := e.names[o.Ref]; ok {
+			expr = n
+		} else if e.needed[o.Ref] {
+			expr = e.name(o.Ref)
+		}
+	}
+	t := e.t.Stmts[o.Ref.Stmt].Op.Outputs()[o.Ref.Result]
+	path := o.Path
+	if strings.HasPrefix(path, ".") {
+		name := path[1:]
+		rest := ""
+		if i := strings.IndexByte(name, '.'); i >= 0 {
+			name, rest = name[:i], name[i:]
+		}
+		t = fieldType(t, name)
+		if t == nil {
+			return "", nil
+		}
+		expr += "." + name
+		path = strings.TrimPrefix(rest, ".")
+	}
+	switch path {
+	case "":
+	case "String()":
+		expr += ".String()"
+		t = types.Typ[types.String]
+	default:
+		return "", nil
+	}
+	return expr, t
+}
+
+// fieldType returns the type of an exported field of a struct (through a
+// pointer).
+func fieldType(t types.Type, name string) types.Type {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if st.Field(i).Name() == name {
+			return st.Field(i).Type()
+		}
+	}
+	return nil
+}
+
+// emitPanic writes the statement that panics, wrapped in an assertion.
+func (e *testEmitter) emitPanic(i int) bool {
+	s := e.t.Stmts[i]
+	var stmt string
+	switch s.Op.Kind {
+	case OpCall:
+		stmt = e.callExpr(s)
+	case OpFieldSet:
+		stmt = fmt.Sprintf("%s.%s = %s", e.expr(s.Args[0], s.Op.Params[0]), s.Op.Fields[0].Name(), e.expr(s.Args[1], s.Op.Params[1]))
+	default:
+		stmt = "_ = " + e.pureExpr(s, nil)
+	}
+	if s.Op.Kind == OpCall && len(s.Op.Results) > 0 {
+		blanks := strings.TrimSuffix(strings.Repeat("_, ", len(s.Op.Results)), ", ")
+		stmt = blanks + " = " + stmt
+	}
+	if e.dialect == Std {
+		fmt.Fprintf(&e.b, "\tmustPanic(t, func() { %s })\n", stmt)
+		return true
+	}
+	switch {
+	case e.out.PanicIsError && e.out.PanicText != "":
+		fmt.Fprintf(&e.b, "\tassert.PanicsWithError(t, %s, func() { %s })\n", strconv.Quote(e.out.PanicText), stmt)
+	case e.out.PanicIsText:
+		fmt.Fprintf(&e.b, "\tassert.PanicsWithValue(t, %s, func() { %s })\n", strconv.Quote(e.out.PanicText), stmt)
+	default:
+		fmt.Fprintf(&e.b, "\tassert.Panics(t, func() { %s })\n", stmt)
+	}
+	return false
+}
+
+// varBase is the name stem of a variable of type t: the lower-cased type
+// name (cart for *checkout.Cart), err for errors, a short name for basic
+// types.
+func varBase(t types.Type) string {
+	if isError(t) {
+		return "err"
+	}
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	switch u := t.(type) {
+	case *types.Named:
+		return lowerFirst(u.Obj().Name())
+	case *types.Alias:
+		return lowerFirst(u.Obj().Name())
+	case *types.Slice:
+		return varBase(u.Elem()) + "s"
+	case *types.Map:
+		return "m"
+	case *types.Basic:
+		switch {
+		case u.Info()&types.IsString != 0:
+			return "s"
+		case u.Info()&types.IsBoolean != 0:
+			return "ok"
+		case u.Info()&types.IsFloat != 0:
+			return "x"
+		case u.Info()&types.IsInteger != 0:
+			return "n"
+		}
+	}
+	return "v"
+}
+
+// addPackageNames adds the names of the packages a type mentions.
+func addPackageNames(t types.Type, names map[string]bool) {
+	switch u := t.(type) {
+	case *types.Named:
+		if p := u.Obj().Pkg(); p != nil {
+			names[p.Name()] = true
+		}
+		for i := 0; i < u.TypeArgs().Len(); i++ {
+			addPackageNames(u.TypeArgs().At(i), names)
+		}
+	case *types.Pointer:
+		addPackageNames(u.Elem(), names)
+	case *types.Slice:
+		addPackageNames(u.Elem(), names)
+	case *types.Array:
+		addPackageNames(u.Elem(), names)
+	case *types.Map:
+		addPackageNames(u.Key(), names)
+		addPackageNames(u.Elem(), names)
+	case *types.Chan:
+		addPackageNames(u.Elem(), names)
+	}
+}
+
+// initials abbreviates a named type: c for Car, sp for ShippingPolicy.
+func initials(t types.Type) string {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	if !ok {
+		return ""
+	}
+	var b strings.Builder
+	for i, r := range n.Obj().Name() {
+		if i == 0 || unicode.IsUpper(r) {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	out := b.String()
+	if token.IsKeyword(out) || reservedNames[out] {
+		return ""
+	}
+	return out
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return "v"
+	}
+	// Leading acronyms: URLParser -> urlParser, ID -> id.
+	rs := []rune(s)
+	i := 0
+	for i < len(rs) && unicode.IsUpper(rs[i]) {
+		i++
+	}
+	switch {
+	case i == 0:
+	case i == 1 || i == len(rs):
+		for j := 0; j < i; j++ {
+			rs[j] = unicode.ToLower(rs[j])
+		}
+	default:
+		for j := 0; j < i-1; j++ {
+			rs[j] = unicode.ToLower(rs[j])
+		}
+	}
+	out := string(rs)
+	if token.IsKeyword(out) {
+		out += "v"
+	}
+	return out
+}
+
+// reservedNames are identifiers emitted variables must not shadow.
+var reservedNames = map[string]bool{
+	"t": true, "len": true, "cap": true, "new": true, "make": true, "append": true, "copy": true,
+	"delete": true, "panic": true, "recover": true, "print": true, "println": true, "close": true,
+	"nil": true, "true": true, "false": true, "iota": true, "string": true, "int": true, "error": true,
+	"bool": true, "byte": true, "rune": true, "float64": true, "any": true, "min": true, "max": true,
+	"clear": true, "assert": true, "require": true, "testing": true, "mustPanic": true,
+}

@@ -1,0 +1,311 @@
+package testcase
+
+import (
+	"go/types"
+	"math"
+	"unicode/utf8"
+)
+
+// Mutate changes t in place with the usual operators of search-based test
+// generation: with probability 1/3 each, it deletes statements, changes
+// statements, and inserts statements. Deletion and change touch each
+// statement with probability 1/n; insertion repeats while U <= 0.5^k. It
+// reports whether anything changed.
+func (g *Generator) Mutate(t *Test) bool {
+	changed := false
+	if g.Rnd.Float64() < 1.0/3 {
+		changed = g.deleteStatements(t) || changed
+	}
+	if g.Rnd.Float64() < 1.0/3 {
+		changed = g.changeStatements(t) || changed
+	}
+	if g.Rnd.Float64() < 1.0/3 {
+		changed = g.insertStatements(t) || changed
+	}
+	return changed
+}
+
+// deleteStatements removes each statement with probability 1/n. A deleted
+// value's users switch to another value of a fitting type where there is
+// one; otherwise they go too.
+func (g *Generator) deleteStatements(t *Test) bool {
+	n := t.Len()
+	if n == 0 {
+		return false
+	}
+	changed := false
+	for i := n - 1; i >= 0; i-- {
+		if i >= t.Len() || g.Rnd.Float64() >= 1.0/float64(n) {
+			continue
+		}
+		g.deleteGracefully(t, i)
+		changed = true
+	}
+	return changed
+}
+
+// deleteGracefully removes statement i, rewiring later references to its
+// results to other values of assignable types before it where possible.
+func (g *Generator) deleteGracefully(t *Test, i int) {
+	outs := t.Stmts[i].Op.Outputs()
+	for j := i + 1; j < t.Len(); j++ {
+		s := &t.Stmts[j]
+		for k, a := range s.Args {
+			if a.IsOmitted() || a.Stmt != i {
+				continue
+			}
+			want := s.Op.ArgType(k)
+			if r, ok := g.otherValue(t, i, want, outs[a.Result]); ok {
+				s.Args[k] = r
+			}
+		}
+	}
+	t.Remove(i)
+}
+
+// otherValue finds a value before statement limit, other than limit's
+// own, assignable to want (preferring the same type as old).
+func (g *Generator) otherValue(t *Test, limit int, want, old types.Type) (Ref, bool) {
+	var same, any []Ref
+	for i := 0; i < limit; i++ {
+		for r, out := range t.Stmts[i].Op.Outputs() {
+			if !assignable(out, want) {
+				continue
+			}
+			ref := Ref{Stmt: i, Result: r}
+			if types.Identical(out, old) {
+				same = append(same, ref)
+			}
+			any = append(any, ref)
+		}
+	}
+	switch {
+	case len(same) > 0:
+		return same[g.Rnd.Intn(len(same))], true
+	case len(any) > 0:
+		return any[g.Rnd.Intn(len(any))], true
+	}
+	return Ref{}, false
+}
+
+// changeStatements changes each statement with probability 1/n: a literal
+// gets a new value, a call or literal of a composite type a new argument.
+func (g *Generator) changeStatements(t *Test) bool {
+	n := t.Len()
+	changed := false
+	for i := 0; i < t.Len(); i++ {
+		if g.Rnd.Float64() >= 1.0/float64(n) {
+			continue
+		}
+		if g.changeStatement(t, i) {
+			changed = true
+		}
+	}
+	return changed
+}
+
+func (g *Generator) changeStatement(t *Test, i int) bool {
+	s := &t.Stmts[i]
+	switch s.Op.Kind {
+	case OpPrim:
+		s.Value = g.mutateLiteral(s.Op.Type, s.Value)
+		return true
+	case OpNil, OpZero:
+		return false
+	}
+	if len(s.Args) == 0 {
+		return false
+	}
+	k := g.Rnd.Intn(len(s.Args))
+	want := s.Op.ArgType(k)
+	if s.Op.Kind == OpComposite && !s.Args[k].IsOmitted() && g.Rnd.Float64() < 0.2 {
+		s.Args[k] = Omitted
+		return true
+	}
+	// Another existing value, or a new one built just before.
+	if r, ok := g.otherValue(t, i, want, want); ok && g.Rnd.Float64() < 0.5 && r != s.Args[k] {
+		s.Args[k] = r
+		return true
+	}
+	if g.C.Height(want) > g.C.MaxDepth-1 {
+		return false
+	}
+	ins := &inserter{g: g, t: t, pos: i}
+	ref := ins.value(want, 1)
+	// The statement moved down by the insertions.
+	t.Stmts[ins.pos].Args[k] = ref
+	return true
+}
+
+// mutateLiteral changes a literal: numbers by a small delta, by a
+// constant of the pool, or at random; strings by inserting, deleting or
+// replacing a character, or from the pool.
+func (g *Generator) mutateLiteral(t types.Type, v any) any {
+	switch x := v.(type) {
+	case bool:
+		return !x
+	case int64:
+		switch r := g.Rnd.Float64(); {
+		case r < 0.6:
+			return clampInt(x+g.delta(), t.Underlying().(*types.Basic).Kind())
+		default:
+			return g.literal(t)
+		}
+	case uint64:
+		if g.Rnd.Float64() < 0.6 {
+			d := g.delta()
+			if d < 0 && uint64(-d) > x {
+				return uint64(0)
+			}
+			return clampUint(uint64(int64(x)+d), t.Underlying().(*types.Basic).Kind())
+		}
+		return g.literal(t)
+	case float64:
+		if g.Rnd.Float64() < 0.6 {
+			return x + float64(g.delta())*math.Pow(10, float64(g.Rnd.Intn(3)-1))
+		}
+		return g.literal(t)
+	case string:
+		return g.mutateString(t, x)
+	}
+	return g.literal(t)
+}
+
+// delta is a random step: ±1 often, larger sometimes.
+func (g *Generator) delta() int64 {
+	d := int64(1 + g.Rnd.Intn(10))
+	if g.Rnd.Float64() < 0.3 {
+		d = int64(1 + g.Rnd.Intn(g.Cfg.MaxInt))
+	}
+	if g.Rnd.Intn(2) == 0 {
+		return -d
+	}
+	return d
+}
+
+func (g *Generator) mutateString(t types.Type, s string) string {
+	if g.Rnd.Float64() < 0.2 {
+		return g.literal(t).(string)
+	}
+	b := []byte(s)
+	switch op := g.Rnd.Intn(3); {
+	case op == 0 && len(b) > 0: // delete
+		i := g.Rnd.Intn(len(b))
+		b = append(b[:i], b[i+1:]...)
+	case op == 1 && len(b) > 0: // replace
+		b[g.Rnd.Intn(len(b))] = stringAlphabet[g.Rnd.Intn(len(stringAlphabet))]
+	default: // insert
+		if len(b) < 4*g.Cfg.MaxString {
+			i := g.Rnd.Intn(len(b) + 1)
+			b = append(b[:i], append([]byte{stringAlphabet[g.Rnd.Intn(len(stringAlphabet))]}, b[i:]...)...)
+		}
+	}
+	if !utf8.Valid(b) {
+		return s
+	}
+	return string(b)
+}
+
+// insertStatements inserts statements at random positions while
+// U <= 0.5^k: an API call (covering functions preferred), or a call of a
+// method of R on a value the test already has, or a field assignment.
+func (g *Generator) insertStatements(t *Test) bool {
+	changed := false
+	for k := 1; g.Rnd.Float64() <= math.Pow(0.5, float64(k-1)) && t.Len() < g.Cfg.MaxLen; k++ {
+		pos := g.Rnd.Intn(t.Len() + 1)
+		switch r := g.Rnd.Float64(); {
+		case r < 0.1:
+			if g.insertFieldSet(t, pos) {
+				changed = true
+				continue
+			}
+		case r < 0.1+g.Cfg.SetUpCalls:
+			if g.InsertMethodCall(t, pos) {
+				changed = true
+				continue
+			}
+		}
+		g.InsertCall(t, g.PickAPI(), pos)
+		changed = true
+	}
+	return changed
+}
+
+// insertFieldSet assigns an exported field of a struct the test points to.
+func (g *Generator) insertFieldSet(t *Test, pos int) bool {
+	var cands []Ref
+	for i := 0; i < pos && i < t.Len(); i++ {
+		for r, out := range t.Stmts[i].Op.Outputs() {
+			if len(g.C.FieldSets(out)) > 0 {
+				cands = append(cands, Ref{Stmt: i, Result: r})
+			}
+		}
+	}
+	if len(cands) == 0 {
+		return false
+	}
+	obj := cands[g.Rnd.Intn(len(cands))]
+	sets := g.C.FieldSets(t.Stmts[obj.Stmt].Op.Outputs()[obj.Result])
+	op := sets[g.Rnd.Intn(len(sets))]
+	ins := &inserter{g: g, t: t, pos: pos}
+	val := ins.value(op.Params[1], 1)
+	ins.add(Stmt{Op: op, Args: []Ref{obj, val}})
+	return true
+}
+
+// Crossover is single-point crossover with an independent cut in each
+// parent: the children are a's head with b's tail and b's head with a's
+// tail. References of a tail into the other parent's head are re-resolved
+// to values of the new head (or to new values built before the tail).
+func (g *Generator) Crossover(a, b *Test) (*Test, *Test) {
+	ca := g.Rnd.Intn(a.Len() + 1)
+	cb := g.Rnd.Intn(b.Len() + 1)
+	return g.splice(a, ca, b, cb), g.splice(b, cb, a, ca)
+}
+
+// splice returns head[:hc] followed by tail[tc:], re-resolving the tail's
+// references.
+func (g *Generator) splice(head *Test, hc int, tail *Test, tc int) *Test {
+	out := &Test{}
+	for _, s := range head.Stmts[:hc] {
+		out.Stmts = append(out.Stmts, Stmt{Op: s.Op, Args: append([]Ref(nil), s.Args...), Value: s.Value})
+	}
+	// map from tail statement index to its index in out.
+	moved := make([]int, tail.Len())
+	for i := range moved {
+		moved[i] = -1
+	}
+	for j := tc; j < tail.Len(); j++ {
+		if out.Len() >= g.Cfg.MaxLen {
+			break
+		}
+		s := tail.Stmts[j]
+		args := make([]Ref, len(s.Args))
+		ok := true
+		for k, a := range s.Args {
+			switch {
+			case a.IsOmitted():
+				args[k] = a
+			case a.Stmt >= tc && moved[a.Stmt] >= 0:
+				args[k] = Ref{Stmt: moved[a.Stmt], Result: a.Result}
+			default:
+				// A reference into the discarded head: re-resolve it.
+				want := s.Op.ArgType(k)
+				if r, found := g.otherValue(out, out.Len(), want, want); found {
+					args[k] = r
+				} else if g.C.Height(want) <= g.C.MaxDepth {
+					ins := &inserter{g: g, t: out, pos: out.Len()}
+					args[k] = ins.value(want, 1)
+				} else {
+					ok = false
+				}
+			}
+		}
+		if !ok {
+			continue
+		}
+		moved[j] = out.Len()
+		out.Stmts = append(out.Stmts, Stmt{Op: s.Op, Args: args, Value: s.Value})
+	}
+	return out
+}

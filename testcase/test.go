@@ -1,0 +1,204 @@
+// Package testcase models the test cases cling generates: sequences of
+// statements over typed values that drive the exported API of a caller
+// package R. It holds the test cluster (what can be called or built, and
+// how to obtain a value of each needed type), random generation, the
+// search operators that change tests, and the emission of tests as Go
+// source.
+package testcase
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Ref names a value produced by an earlier statement: the statement's
+// index and which of its results. Omitted (Stmt -1) leaves a composite
+// literal's field out (its zero value) or passes no variadic arguments.
+type Ref struct {
+	Stmt, Result int
+}
+
+// Omitted is the Ref of a left-out composite field or variadic argument.
+var Omitted = Ref{Stmt: -1}
+
+// IsOmitted reports whether r is Omitted.
+func (r Ref) IsOmitted() bool { return r.Stmt < 0 }
+
+// Stmt is one statement of a test: an operation of the cluster applied to
+// earlier values.
+type Stmt struct {
+	Op *Op
+	// Args are the operation's inputs: call arguments (receiver first for
+	// methods), composite literal fields, slice elements, map keys and
+	// values alternately, or the object and the value of a field set.
+	Args []Ref
+	// Value is the literal of an OpPrim: int64, uint64, float64, bool or
+	// string, whatever the basic kind of the type.
+	Value any
+}
+
+// Test is a test case: statements executed in order.
+type Test struct {
+	Stmts []Stmt
+}
+
+// Clone returns a deep copy of t.
+func (t *Test) Clone() *Test {
+	c := &Test{Stmts: make([]Stmt, len(t.Stmts))}
+	for i, s := range t.Stmts {
+		c.Stmts[i] = Stmt{Op: s.Op, Args: append([]Ref(nil), s.Args...), Value: s.Value}
+	}
+	return c
+}
+
+// Len is the number of statements.
+func (t *Test) Len() int { return len(t.Stmts) }
+
+// Calls counts the call statements.
+func (t *Test) Calls() int {
+	n := 0
+	for _, s := range t.Stmts {
+		if s.Op.Kind == OpCall {
+			n++
+		}
+	}
+	return n
+}
+
+// HasCovering reports whether the test calls a covering function.
+func (t *Test) HasCovering() bool {
+	for _, s := range t.Stmts {
+		if s.Op.Covering {
+			return true
+		}
+	}
+	return false
+}
+
+// Valid checks that every reference points to an earlier statement's
+// existing result of an assignable type.
+func (t *Test) Valid() error {
+	for i, s := range t.Stmts {
+		switch s.Op.Kind {
+		case OpSlice:
+		case OpMap:
+			if len(s.Args)%2 != 0 {
+				return fmt.Errorf("statement %d (%s): odd number of keys and values", i, s.Op.Name)
+			}
+		default:
+			if len(s.Args) != len(s.Op.Inputs()) {
+				return fmt.Errorf("statement %d (%s): %d arguments for %d inputs", i, s.Op.Name, len(s.Args), len(s.Op.Inputs()))
+			}
+		}
+		for j, a := range s.Args {
+			if a.IsOmitted() {
+				if s.Op.Kind != OpComposite && !(s.Op.Variadic && j == len(s.Args)-1) {
+					return fmt.Errorf("statement %d (%s): argument %d omitted", i, s.Op.Name, j)
+				}
+				continue
+			}
+			if a.Stmt >= i {
+				return fmt.Errorf("statement %d (%s): argument %d refers to statement %d", i, s.Op.Name, j, a.Stmt)
+			}
+			src := t.Stmts[a.Stmt].Op
+			if a.Result >= len(src.Outputs()) {
+				return fmt.Errorf("statement %d (%s): argument %d refers to missing result %d of %s", i, s.Op.Name, j, a.Result, src.Name)
+			}
+			if want := s.Op.ArgType(j); !assignable(src.Outputs()[a.Result], want) {
+				return fmt.Errorf("statement %d (%s): argument %d has type %s, want %s", i, s.Op.Name, j, src.Outputs()[a.Result], want)
+			}
+		}
+	}
+	return nil
+}
+
+// String renders the test for debugging.
+func (t *Test) String() string {
+	var b strings.Builder
+	for i, s := range t.Stmts {
+		fmt.Fprintf(&b, "%d: %s", i, s.Op.Name)
+		if s.Op.Kind == OpPrim {
+			fmt.Fprintf(&b, " %#v", s.Value)
+		}
+		for _, a := range s.Args {
+			if a.IsOmitted() {
+				b.WriteString(" _")
+				continue
+			}
+			fmt.Fprintf(&b, " v%d.%d", a.Stmt, a.Result)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// Uses reports, per statement, whether a later statement uses one of its
+// results.
+func (t *Test) Uses() []bool {
+	used := make([]bool, len(t.Stmts))
+	for _, s := range t.Stmts {
+		for _, a := range s.Args {
+			if !a.IsOmitted() {
+				used[a.Stmt] = true
+			}
+		}
+	}
+	return used
+}
+
+// Remove deletes statement i and every statement that depends on it,
+// directly or transitively, renumbering the references of the rest.
+func (t *Test) Remove(i int) {
+	drop := make([]bool, len(t.Stmts))
+	drop[i] = true
+	for j := i + 1; j < len(t.Stmts); j++ {
+		for _, a := range t.Stmts[j].Args {
+			if !a.IsOmitted() && drop[a.Stmt] {
+				drop[j] = true
+				break
+			}
+		}
+	}
+	t.keep(func(j int) bool { return !drop[j] })
+}
+
+// keep retains the statements for which f is true, renumbering references.
+// The retained statements must not refer to dropped ones.
+func (t *Test) keep(f func(int) bool) {
+	newIndex := make([]int, len(t.Stmts))
+	var out []Stmt
+	for j, s := range t.Stmts {
+		if !f(j) {
+			newIndex[j] = -1
+			continue
+		}
+		newIndex[j] = len(out)
+		for k := range s.Args {
+			if !s.Args[k].IsOmitted() {
+				s.Args[k].Stmt = newIndex[s.Args[k].Stmt]
+			}
+		}
+		out = append(out, s)
+	}
+	t.Stmts = out
+}
+
+// Prune removes the statements whose results nothing uses and that have no
+// effect of their own: literals, nils, slices, maps and composite literals
+// feeding nothing.
+func (t *Test) Prune() {
+	for {
+		used := t.Uses()
+		removed := false
+		for j := len(t.Stmts) - 1; j >= 0; j-- {
+			if !used[j] && t.Stmts[j].Op.Pure() {
+				t.Remove(j)
+				removed = true
+				break
+			}
+		}
+		if !removed {
+			return
+		}
+	}
+}
