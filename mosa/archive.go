@@ -1,0 +1,77 @@
+// Package mosa holds cling's search algorithms: the many-objective sorting
+// algorithm tailored to coupled branches (MOSA, the default) and random
+// search with an archive (the baseline), with their archive, budgets and
+// statistics. Every algorithm evaluates tests through a harness executor
+// and keeps, per coupled branch, the shortest test that covers it.
+package mosa
+
+import (
+	"sort"
+
+	"github.com/cling-go/cling/testcase"
+)
+
+// Archive keeps one test per covered goal: the first test found to cover
+// it, replaced only by a strictly shorter one.
+type Archive struct {
+	best  map[int32]*testcase.Test
+	first map[int32]int // evaluation at which the goal was first covered
+}
+
+// NewArchive returns an empty archive.
+func NewArchive() *Archive {
+	return &Archive{best: map[int32]*testcase.Test{}, first: map[int32]int{}}
+}
+
+// Update records that t, evaluated as evaluation number eval, covers
+// goals. It returns the goals newly covered.
+func (a *Archive) Update(t *testcase.Test, goals []int32, eval int) []int32 {
+	var fresh []int32
+	for _, g := range goals {
+		old, ok := a.best[g]
+		if !ok {
+			a.best[g] = t
+			a.first[g] = eval
+			fresh = append(fresh, g)
+			continue
+		}
+		if t.Len() < old.Len() {
+			a.best[g] = t
+		}
+	}
+	return fresh
+}
+
+// Covered reports whether goal g is covered.
+func (a *Archive) Covered(g int32) bool {
+	_, ok := a.best[g]
+	return ok
+}
+
+// Len is the number of covered goals.
+func (a *Archive) Len() int { return len(a.best) }
+
+// FirstCovered returns the evaluation at which each goal was covered.
+func (a *Archive) FirstCovered() map[int32]int { return a.first }
+
+// Tests returns the distinct tests of the archive, each with the goals it
+// holds, ordered by their smallest goal.
+func (a *Archive) Tests() []ArchivedTest {
+	byTest := map[*testcase.Test][]int32{}
+	for g, t := range a.best {
+		byTest[t] = append(byTest[t], g)
+	}
+	var out []ArchivedTest
+	for t, gs := range byTest {
+		sort.Slice(gs, func(i, j int) bool { return gs[i] < gs[j] })
+		out = append(out, ArchivedTest{Test: t, Goals: gs})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Goals[0] < out[j].Goals[0] })
+	return out
+}
+
+// ArchivedTest is a test of the archive with the goals it holds.
+type ArchivedTest struct {
+	Test  *testcase.Test
+	Goals []int32
+}

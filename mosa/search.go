@@ -1,0 +1,157 @@
+package mosa
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/cling-go/cling/couple"
+	"github.com/cling-go/cling/harness"
+	"github.com/cling-go/cling/testcase"
+)
+
+// Budget says when a search stops: after Time, after MaxEvals test
+// executions, or when every goal is covered, whichever comes first. A zero
+// field is no limit.
+type Budget struct {
+	Time     time.Duration
+	MaxEvals int
+}
+
+// Evaluator executes tests; harness.Executor is one.
+type Evaluator interface {
+	Run(ctx context.Context, tests []*testcase.Test, observe bool) ([]harness.Result, error)
+}
+
+// Stats describe a search run.
+type Stats struct {
+	Algorithm   string  `json:"algorithm"`
+	Goals       int     `json:"goals"`
+	Covered     int     `json:"covered"`
+	Evaluations int     `json:"evaluations"`
+	Generations int     `json:"generations"`
+	Seconds     float64 `json:"searchSeconds"`
+	// Timeline samples coverage once per second of search.
+	Timeline []TimePoint `json:"timeline"`
+	// GoalSeconds is, per covered goal, the search time at which it was
+	// first covered.
+	GoalSeconds map[int32]float64 `json:"goalSeconds"`
+	// Repairs and Drops count the chromosome repairs of MOSA: offspring
+	// repaired by further mutation, and offspring dropped.
+	Repairs int `json:"repairs"`
+	Drops   int `json:"drops"`
+}
+
+// TimePoint is coverage at a second of the search.
+type TimePoint struct {
+	Second      int `json:"second"`
+	Covered     int `json:"covered"`
+	Evaluations int `json:"evaluations"`
+}
+
+// Search holds what every algorithm needs: the executor, the test
+// generator (with the run's one random source), the number of goals, the
+// budget, and an optional progress callback.
+type Search struct {
+	Exec Evaluator
+	Gen  *testcase.Generator
+	// Objectives computes the objective of each goal from a trace (MOSA
+	// needs it; random search does not).
+	Objectives *couple.Objectives
+	Goals      int
+	Budget     Budget
+	Progress   func(Stats)
+
+	start   time.Time
+	archive *Archive
+	stats   Stats
+	nextSec int
+}
+
+func (s *Search) begin(algorithm string) {
+	s.start = time.Now()
+	s.archive = NewArchive()
+	s.stats = Stats{Algorithm: algorithm, Goals: s.Goals, GoalSeconds: map[int32]float64{}}
+	s.nextSec = 1
+}
+
+// done reports whether the budget is spent or every goal covered.
+func (s *Search) done(ctx context.Context) bool {
+	if ctx.Err() != nil || s.archive.Len() >= s.Goals {
+		return true
+	}
+	if s.Budget.MaxEvals > 0 && s.stats.Evaluations >= s.Budget.MaxEvals {
+		return true
+	}
+	return s.Budget.Time > 0 && time.Since(s.start) >= s.Budget.Time
+}
+
+// remaining bounds a batch by the evaluations left.
+func (s *Search) remaining(n int) int {
+	if s.Budget.MaxEvals > 0 {
+		return min(n, s.Budget.MaxEvals-s.stats.Evaluations)
+	}
+	return n
+}
+
+// evaluate runs tests, updates the archive and statistics, and returns
+// the results.
+func (s *Search) evaluate(ctx context.Context, tests []*testcase.Test) ([]harness.Result, error) {
+	res, err := s.Exec.Run(ctx, tests, false)
+	if err != nil {
+		return nil, err
+	}
+	elapsed := time.Since(s.start).Seconds()
+	for i, r := range res {
+		s.stats.Evaluations++
+		if r.Trace == nil || r.Status == harness.TimedOut || r.Status == harness.Crashed {
+			continue
+		}
+		for _, g := range s.archive.Update(tests[i], r.Trace.Covered, s.stats.Evaluations) {
+			s.stats.GoalSeconds[g] = elapsed
+		}
+	}
+	s.stats.Covered = s.archive.Len()
+	for float64(s.nextSec) <= elapsed {
+		s.stats.Timeline = append(s.stats.Timeline, TimePoint{Second: s.nextSec, Covered: s.stats.Covered, Evaluations: s.stats.Evaluations})
+		s.nextSec++
+	}
+	if s.Progress != nil {
+		s.Progress(s.stats)
+	}
+	return res, nil
+}
+
+func (s *Search) finish() (*Archive, *Stats) {
+	s.stats.Seconds = time.Since(s.start).Seconds()
+	s.stats.Covered = s.archive.Len()
+	st := s.stats
+	return s.archive, &st
+}
+
+var errNoObjectives = errors.New("mosa: no objectives to optimise")
+
+// randomBatch is how many random tests are evaluated at once.
+const randomBatch = 64
+
+// Random is random search with an archive: it generates random tests (each
+// calling a covering function) and keeps every test that covers a goal not
+// yet covered, until the budget is spent.
+func (s *Search) Random(ctx context.Context) (*Archive, *Stats, error) {
+	s.begin("random")
+	for !s.done(ctx) {
+		n := s.remaining(randomBatch)
+		tests := make([]*testcase.Test, 0, n)
+		for i := 0; i < n; i++ {
+			tests = append(tests, s.Gen.RandomTest())
+		}
+		if _, err := s.evaluate(ctx, tests); err != nil {
+			if ctx.Err() != nil {
+				break
+			}
+			return nil, nil, err
+		}
+	}
+	a, st := s.finish()
+	return a, st, nil
+}
