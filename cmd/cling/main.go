@@ -19,6 +19,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -57,9 +58,20 @@ func (e *exitError) Error() string { return e.msg }
 
 // run executes cling with the given arguments and returns the exit code.
 // Every error is printed as one line on stderr.
-func run(args []string, stdout, stderr io.Writer) int {
+func run(args []string, stdout, stderr io.Writer) (code int) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	defer func() {
+		// A bug in cling is still reported on one line; CLING_DEBUG=1
+		// shows where.
+		if p := recover(); p != nil {
+			fmt.Fprintf(stderr, "cling: internal error: %v\n", oneLine(fmt.Sprint(p)))
+			if os.Getenv("CLING_DEBUG") != "" {
+				fmt.Fprintf(stderr, "%s\n", debug.Stack())
+			}
+			code = exitFailure
+		}
+	}()
 	app := newApp(stdout, stderr)
 	err := app.RunContext(ctx, args)
 	if ctx.Err() != nil {
@@ -135,6 +147,7 @@ directory (./parser); --dir changes that directory, like go -C.`,
 			pairsCommand(),
 			analyzeCommand(),
 			cbcCommand(),
+			genCommand(),
 		},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return &usageError{msg: err.Error()}

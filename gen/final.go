@@ -1,0 +1,393 @@
+package gen
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/cling-go/cling/ccfg"
+	"github.com/cling-go/cling/couple"
+	"github.com/cling-go/cling/harness"
+	"github.com/cling-go/cling/internal/proc"
+	"github.com/cling-go/cling/mosa"
+	"github.com/cling-go/cling/probe"
+	"github.com/cling-go/cling/testcase"
+)
+
+// writable reports whether files can be created in dir, without creating
+// any.
+func writable(dir string) error {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	return syscall.Access(dir, 2) // W_OK
+}
+
+// covers reports whether a result covers every goal of goals.
+func covers(r harness.Result, goals []int32) bool {
+	if r.Trace == nil || r.Status == harness.TimedOut || r.Status == harness.Crashed {
+		return false
+	}
+	have := map[int32]bool{}
+	for _, g := range r.Trace.Covered {
+		have[g] = true
+	}
+	for _, g := range goals {
+		if !have[g] {
+			return false
+		}
+	}
+	return true
+}
+
+// minimize removes from each kept test the statements it does not need
+// to cover its goals: statements are tried from last to first, together
+// with the statements that use their values; a removal stays if the test
+// still calls a covering function and still covers its goals. All tests
+// are minimised together, one candidate each per round.
+func minimize(ctx context.Context, x *harness.Executor, kept []mosa.ArchivedTest) ([]mosa.ArchivedTest, error) {
+	type state struct {
+		t   *testcase.Test
+		pos int
+	}
+	states := make([]*state, len(kept))
+	for i, k := range kept {
+		t := k.Test.Clone()
+		t.Prune()
+		states[i] = &state{t: t, pos: t.Len() - 1}
+	}
+	for {
+		var cands []*testcase.Test
+		var owners []int
+		for i, s := range states {
+			for s.pos >= 0 {
+				if s.t.Stmts[s.pos].Op.Pure() {
+					s.pos--
+					continue
+				}
+				c := s.t.Clone()
+				c.Remove(s.pos)
+				c.Prune()
+				s.pos--
+				if !c.HasCovering() || c.Len() == 0 {
+					continue
+				}
+				cands = append(cands, c)
+				owners = append(owners, i)
+				break
+			}
+		}
+		if len(cands) == 0 {
+			break
+		}
+		res, err := x.Run(ctx, cands, false)
+		if err != nil {
+			return nil, err
+		}
+		for j, r := range res {
+			i := owners[j]
+			if covers(r, kept[i].Goals) {
+				states[i].t = cands[j]
+				states[i].pos = min(states[i].pos, cands[j].Len()-1)
+			}
+		}
+	}
+	out := make([]mosa.ArchivedTest, len(kept))
+	for i, s := range states {
+		out[i] = mosa.ArchivedTest{Test: s.t, Goals: kept[i].Goals}
+	}
+	return out, nil
+}
+
+// observedTest is a minimised test with the stable values of two runs.
+type observedTest struct {
+	test    *testcase.Test
+	goals   []int32
+	outcome *testcase.Outcome
+}
+
+// observe runs every test twice, observing values, and keeps what the two
+// runs agree on. A test whose two runs end differently is dropped.
+func observe(ctx context.Context, x *harness.Executor, kept []mosa.ArchivedTest) ([]observedTest, error) {
+	tests := make([]*testcase.Test, len(kept))
+	for i, k := range kept {
+		tests[i] = k.Test
+	}
+	first, err := x.Run(ctx, tests, true)
+	if err != nil {
+		return nil, err
+	}
+	second, err := x.Run(ctx, tests, true)
+	if err != nil {
+		return nil, err
+	}
+	var out []observedTest
+	for i, k := range kept {
+		if !covers(first[i], k.Goals) || !covers(second[i], k.Goals) {
+			continue
+		}
+		o := testcase.Stable(first[i].Outcome, second[i].Outcome)
+		if o == nil {
+			continue
+		}
+		out = append(out, observedTest{test: k.Test, goals: k.Goals, outcome: o})
+	}
+	return out, nil
+}
+
+// maxVerifyRounds bounds how often failing tests are dropped and the file
+// verified again.
+const maxVerifyRounds = 6
+
+// verify emits the tests and runs them, through an overlay of the output
+// file only, with go test -count=N (vet included), dropping the tests that
+// do not compile or fail, until the file passes. It returns the source,
+// the surviving tests and the names of the dropped ones.
+func verify(ctx context.Context, a *couple.Analysis, c *testcase.Cluster, tests []namedTest, dialect testcase.Dialect, out string, cfg Config) ([]byte, []namedTest, []string, error) {
+	avoidExistingNames(a, tests, out)
+	var dropped []string
+	for round := 0; round < maxVerifyRounds && len(tests) > 0; round++ {
+		sortNamed(tests)
+		src, err := emit(a, c, tests, dialect)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		failed, err := runGenerated(ctx, a, src, tests, out, cfg)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if len(failed) == 0 {
+			return src, tests, dropped, nil
+		}
+		var keep []namedTest
+		for _, t := range tests {
+			if failed[t.Name] {
+				dropped = append(dropped, t.Name)
+			} else {
+				keep = append(keep, t)
+			}
+		}
+		tests = keep
+	}
+	if len(tests) > 0 {
+		dropped = append(dropped, namesOf(tests)...)
+	}
+	return nil, nil, dropped, nil
+}
+
+func namesOf(ts []namedTest) []string {
+	var out []string
+	for _, t := range ts {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+// emit renders the file.
+func emit(a *couple.Analysis, c *testcase.Cluster, tests []namedTest, dialect testcase.Dialect) ([]byte, error) {
+	ets := make([]testcase.EmitTest, len(tests))
+	for i, t := range tests {
+		ets[i] = t.EmitTest
+	}
+	header := fmt.Sprintf("%s\n\nIntegration tests of %s calling into %s. Each test drives %s's API so that a branch of %s runs inside a call made at one of %s's call sites (a coupled branch).",
+		strings.TrimPrefix(Marker, "// "), a.Caller.Pkg.Path, a.Callee.Pkg.Path, a.Caller.Pkg.Name, a.Callee.Pkg.Name, a.Caller.Pkg.Name)
+	return testcase.Emit(c, ets, testcase.EmitOptions{
+		Package:       a.Caller.Pkg.Name + "_test",
+		Header:        header,
+		Dialect:       dialect,
+		MaxEndAsserts: 4,
+	})
+}
+
+// avoidExistingNames renames tests whose names the package's other test
+// files already use.
+func avoidExistingNames(a *couple.Analysis, tests []namedTest, out string) {
+	taken := map[string]bool{}
+	files, _ := filepath.Glob(filepath.Join(a.Caller.Pkg.Dir, "*_test.go"))
+	for _, f := range files {
+		if filepath.Clean(f) == filepath.Clean(out) {
+			continue
+		}
+		parsed, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		for _, d := range parsed.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
+				taken[fd.Name.Name] = true
+			}
+		}
+	}
+	for i := range tests {
+		name := tests[i].Name
+		for n := 2; taken[name]; n++ {
+			name = fmt.Sprintf("%s_%d", tests[i].Name, n)
+		}
+		taken[name] = true
+		tests[i].Name = name
+	}
+}
+
+// runGenerated runs the emitted tests against the original (not
+// instrumented) packages and returns the names of the tests that failed or
+// did not compile.
+func runGenerated(ctx context.Context, a *couple.Analysis, src []byte, tests []namedTest, out string, cfg Config) (map[string]bool, error) {
+	ws, err := probe.NewWorkspace(a.Prog)
+	if err != nil {
+		return nil, err
+	}
+	defer ws.Close()
+	if err := ws.Set(out, src); err != nil {
+		return nil, err
+	}
+	overlay, err := ws.OverlayFile()
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, t := range tests {
+		names = append(names, regexp.QuoteMeta(t.Name))
+	}
+	count := max(cfg.Verify, 1)
+	args := []string{"test", "-overlay", overlay, "-count=" + strconv.Itoa(count), "-json", "-run", "^(" + strings.Join(names, "|") + ")$"}
+	if len(cfg.Tags) > 0 {
+		args = append(args, "-tags="+strings.Join(cfg.Tags, ","))
+	}
+	args = append(args, a.Caller.Pkg.Path)
+	cmd := proc.Command(ctx, "go", args...)
+	cmd.Dir = a.Prog.Dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	runErr := cmd.Run()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	failed := map[string]bool{}
+	ran := map[string]bool{}
+	var output []string
+	sc := bufio.NewScanner(&stdout)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var e struct{ Action, Test, Output string }
+		if json.Unmarshal(sc.Bytes(), &e) != nil {
+			continue
+		}
+		top := e.Test
+		if i := strings.IndexByte(top, '/'); i >= 0 {
+			top = top[:i]
+		}
+		switch e.Action {
+		case "fail":
+			if top != "" {
+				failed[top] = true
+			}
+		case "pass":
+			if top != "" {
+				ran[top] = true
+			}
+		case "output", "build-output":
+			output = append(output, e.Output)
+		}
+	}
+	if runErr == nil {
+		return failed, nil
+	}
+	if len(failed) > 0 {
+		return failed, nil
+	}
+	// The package did not build or vet: blame the tests whose bodies hold
+	// the reported lines.
+	output = append(output, strings.Split(stderr.String(), "\n")...)
+	blamed := blame(src, out, output)
+	if len(blamed) == 0 {
+		return nil, &Error{Msg: "the generated tests do not build: " + firstLine(output)}
+	}
+	return blamed, nil
+}
+
+// blame maps error lines that point into the generated file to the test
+// functions containing them.
+func blame(src []byte, out string, lines []string) map[string]bool {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, out, src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	type span struct {
+		name     string
+		from, to int
+	}
+	var spans []span
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && strings.HasPrefix(fd.Name.Name, "Test") {
+			spans = append(spans, span{fd.Name.Name, fset.Position(fd.Pos()).Line, fset.Position(fd.End()).Line})
+		}
+	}
+	base := filepath.Base(out)
+	re := regexp.MustCompile(regexp.QuoteMeta(base) + `:(\d+)(:\d+)?`)
+	blamed := map[string]bool{}
+	for _, l := range lines {
+		for _, m := range re.FindAllStringSubmatch(l, -1) {
+			line, _ := strconv.Atoi(m[1])
+			for _, s := range spans {
+				if line >= s.from && line <= s.to {
+					blamed[s.name] = true
+				}
+			}
+		}
+	}
+	return blamed
+}
+
+func firstLine(lines []string) string {
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") && !strings.HasPrefix(l, "FAIL") {
+			return l
+		}
+	}
+	return "unknown error"
+}
+
+// seedConstants adds to the constant pool the literals of the test files of
+// R and E (realistic inputs) and of the other packages the cluster calls.
+// Only the parse of their files is needed, not a type-checked load.
+func seedConstants(a *couple.Analysis, c *testcase.Cluster, tags []string) {
+	dirs := []string{a.Caller.Pkg.Dir, a.Callee.Pkg.Dir}
+	if pkgs := c.SeedPackages(); len(pkgs) > 0 {
+		if listed, err := ccfg.List(ccfg.LoadConfig{Dir: a.Prog.Dir, Tags: tags, Patterns: pkgs}); err == nil {
+			for _, l := range listed {
+				dirs = append(dirs, l.Dir)
+			}
+		}
+	}
+	for i, dir := range dirs {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		sort.Strings(files)
+		for _, f := range files {
+			// R's and E's own files are already in the pool.
+			if i < 2 && !strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			parsed, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.SkipObjectResolution)
+			if err == nil {
+				c.Constants.Add(parsed)
+			}
+		}
+	}
+}
