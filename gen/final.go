@@ -207,11 +207,16 @@ func emit(a *couple.Analysis, c *testcase.Cluster, tests []namedTest, dialect te
 	}
 	header := fmt.Sprintf("%s\n\nIntegration tests of %s calling into %s. Each test drives %s's API so that a branch of %s runs inside a call made at one of %s's call sites (a coupled branch).",
 		strings.TrimPrefix(Marker, "// "), a.Caller.Pkg.Path, a.Callee.Pkg.Path, a.Caller.Pkg.Name, a.Callee.Pkg.Name, a.Caller.Pkg.Name)
+	goVersion := "go1.16" // the go command's default without a go directive
+	if m := a.Caller.Pkg.Module; m != nil && m.GoVersion != "" {
+		goVersion = "go" + m.GoVersion
+	}
 	return testcase.Emit(c, ets, testcase.EmitOptions{
 		Package:       a.Caller.Pkg.Name + "_test",
 		Header:        header,
 		Dialect:       dialect,
 		MaxEndAsserts: 4,
+		GoVersion:     goVersion,
 	})
 }
 
@@ -245,8 +250,11 @@ func avoidExistingNames(a *couple.Analysis, tests []namedTest, out string) {
 }
 
 // runGenerated runs the emitted tests against the original (not
-// instrumented) packages and returns the names of the tests that failed or
-// did not compile.
+// instrumented) packages and returns the names of the tests that failed,
+// did not compile, or have vet findings. The test binary is built through
+// an overlay of the output file only, and runs in a temporary copy of the
+// package directory (its files and testdata), so that nothing the tests do
+// can touch the module.
 func runGenerated(ctx context.Context, a *couple.Analysis, src []byte, tests []namedTest, out string, cfg Config) (map[string]bool, error) {
 	ws, err := probe.NewWorkspace(a.Prog)
 	if err != nil {
@@ -260,31 +268,53 @@ func runGenerated(ctx context.Context, a *couple.Analysis, src []byte, tests []n
 	if err != nil {
 		return nil, err
 	}
+	bin := filepath.Join(ws.Dir, "verify.test")
+	args := []string{"test", "-c", "-overlay", overlay, "-vet=off", "-o", bin}
+	if len(cfg.Tags) > 0 {
+		args = append(args, "-tags="+strings.Join(cfg.Tags, ","))
+	}
+	args = append(args, a.Caller.Pkg.Path)
+	build := proc.Command(ctx, "go", args...)
+	build.Dir = a.Prog.Dir
+	buildOut, err := build.CombinedOutput()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if err != nil {
+		lines := strings.Split(string(buildOut), "\n")
+		blamed := blame(src, out, lines)
+		if len(blamed) == 0 {
+			return nil, &Error{Msg: "the generated tests do not build: " + firstLine(lines)}
+		}
+		return blamed, nil
+	}
+	dir := filepath.Join(ws.Dir, "pkg")
+	if err := copyPackageDir(a.Caller.Pkg.Dir, dir); err != nil {
+		return nil, err
+	}
 	var names []string
 	for _, t := range tests {
 		names = append(names, regexp.QuoteMeta(t.Name))
 	}
 	count := max(cfg.Verify, 1)
-	args := []string{"test", "-overlay", overlay, "-count=" + strconv.Itoa(count), "-json", "-run", "^(" + strings.Join(names, "|") + ")$"}
-	if len(cfg.Tags) > 0 {
-		args = append(args, "-tags="+strings.Join(cfg.Tags, ","))
-	}
-	args = append(args, a.Caller.Pkg.Path)
-	cmd := proc.Command(ctx, "go", args...)
-	cmd.Dir = a.Prog.Dir
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	runErr := cmd.Run()
+	run := proc.Command(ctx, "go", "tool", "test2json", "-t", bin, "-test.v=test2json",
+		"-test.count="+strconv.Itoa(count), "-test.run", "^("+strings.Join(names, "|")+")$")
+	run.Dir = dir
+	var stdout bytes.Buffer
+	run.Stdout = &stdout
+	run.Stderr = &stdout
+	runErr := run.Run()
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
+	if os.Getenv("CLING_DEBUG") != "" {
+		os.Stderr.Write(stdout.Bytes())
+	}
 	failed := map[string]bool{}
-	ran := map[string]bool{}
-	var output []string
 	sc := bufio.NewScanner(&stdout)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	for sc.Scan() {
-		var e struct{ Action, Test, Output string }
+		var e struct{ Action, Test string }
 		if json.Unmarshal(sc.Bytes(), &e) != nil {
 			continue
 		}
@@ -292,33 +322,93 @@ func runGenerated(ctx context.Context, a *couple.Analysis, src []byte, tests []n
 		if i := strings.IndexByte(top, '/'); i >= 0 {
 			top = top[:i]
 		}
-		switch e.Action {
-		case "fail":
-			if top != "" {
-				failed[top] = true
-			}
-		case "pass":
-			if top != "" {
-				ran[top] = true
-			}
-		case "output", "build-output":
-			output = append(output, e.Output)
+		if e.Action == "fail" && top != "" {
+			failed[top] = true
 		}
-	}
-	if runErr == nil {
-		return failed, nil
 	}
 	if len(failed) > 0 {
 		return failed, nil
 	}
-	// The package did not build or vet: blame the tests whose bodies hold
-	// the reported lines.
-	output = append(output, strings.Split(stderr.String(), "\n")...)
-	blamed := blame(src, out, output)
-	if len(blamed) == 0 {
-		return nil, &Error{Msg: "the generated tests do not build: " + firstLine(output)}
+	if runErr != nil {
+		// The binary died outside any test (os.Exit, a crash): blame all.
+		all := map[string]bool{}
+		for _, t := range tests {
+			all[t.Name] = true
+		}
+		return all, nil
 	}
-	return blamed, nil
+	return vetGenerated(ctx, a, src, out, overlay, cfg)
+}
+
+// copyPackageDir copies a package directory's files and its testdata tree,
+// the files its tests may read, to dst.
+func copyPackageDir(src, dst string) error {
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		return err
+	}
+	for _, e := range entries {
+		from, to := filepath.Join(src, e.Name()), filepath.Join(dst, e.Name())
+		switch {
+		case e.IsDir() && e.Name() == "testdata":
+			if err := copyTree(from, to); err != nil {
+				return err
+			}
+		case e.Type().IsRegular():
+			b, err := os.ReadFile(from)
+			if err != nil {
+				return err
+			}
+			if err := os.WriteFile(to, b, 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+}
+
+// vetGenerated runs go vet on the caller package with the generated file
+// and blames the tests its findings in that file point into.
+func vetGenerated(ctx context.Context, a *couple.Analysis, src []byte, out, overlay string, cfg Config) (map[string]bool, error) {
+	args := []string{"vet", "-overlay", overlay}
+	if len(cfg.Tags) > 0 {
+		args = append(args, "-tags="+strings.Join(cfg.Tags, ","))
+	}
+	args = append(args, a.Caller.Pkg.Path)
+	cmd := proc.Command(ctx, "go", args...)
+	cmd.Dir = a.Prog.Dir
+	output, _ := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if os.Getenv("CLING_DEBUG") != "" {
+		os.Stderr.Write(output)
+	}
+	return blame(src, out, strings.Split(string(output), "\n")), nil
 }
 
 // blame maps error lines that point into the generated file to the test

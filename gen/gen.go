@@ -123,7 +123,13 @@ func Run(ctx context.Context, a *couple.Analysis, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := harness.NewExecutor(bin, harness.Options{Workers: cfg.Workers, Timeout: cfg.Timeout, Dir: a.Caller.Pkg.Dir, Ops: len(cluster.Ops)})
+	// Workers run in an empty directory of the workspace: code under test
+	// that writes files relative to its working directory writes there.
+	cwd := filepath.Join(sess.WS.Dir, "cwd")
+	if err := os.MkdirAll(cwd, 0o755); err != nil {
+		return nil, err
+	}
+	x := harness.NewExecutor(bin, harness.Options{Workers: cfg.Workers, Timeout: cfg.Timeout, Dir: cwd, Ops: len(cluster.Ops)})
 	defer x.Close()
 
 	search := &mosa.Search{
@@ -273,7 +279,11 @@ func nameTests(a *couple.Analysis, tests []observedTest) []namedTest {
 		comment := fmt.Sprintf("%s takes %s and then, in the call of %s at %s (in %s), %s.",
 			name, g.R.ID(), couple.CalleeName(g.Site), a.Prog.Pos(g.Site.Pos), g.Site.Func.Name, g.E.ID())
 		if len(t.goals) > 1 {
-			comment += fmt.Sprintf(" It covers %d more coupled branches.", len(t.goals)-1)
+			if more := len(t.goals) - 1; more == 1 {
+				comment += " It covers 1 more coupled branch."
+			} else {
+				comment += fmt.Sprintf(" It covers %d more coupled branches.", more)
+			}
 		}
 		out = append(out, namedTest{EmitTest: testcase.EmitTest{Name: name, Test: t.test, Outcome: t.outcome, Comment: comment}, goals: t.goals})
 	}

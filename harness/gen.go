@@ -200,8 +200,12 @@ func nameableHere(t types.Type) bool {
 	return true
 }
 
-// literalGoType is the Go type of a decoded literal for a basic type.
+// literalGoType is the Go type of a decoded literal for a basic type (or
+// a byte slice, built from a string).
 func literalGoType(t types.Type) string {
+	if testcase.IsBytes(t) {
+		return "string"
+	}
 	b := t.Underlying().(*types.Basic)
 	info := b.Info()
 	switch {

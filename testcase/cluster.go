@@ -670,6 +670,9 @@ func (c *Cluster) findProducers(t types.Type) []*Op {
 		out = append(out, c.implementations(t, u)...)
 		add(c.nilOp(t))
 	case *types.Slice:
+		if IsBytes(t) {
+			add(c.prim(t)) // []byte("...")
+		}
 		out = append(out, c.constructors(t)...)
 		add(c.register(&Op{Kind: OpSlice, Name: "slice " + typeName(t), Type: t}))
 		add(c.nilOp(t))
@@ -737,7 +740,7 @@ func (c *Cluster) constructors(t types.Type) []*Op {
 			continue
 		}
 		seen[p] = true
-		if isInternalElsewhere(p.Path(), c.Caller.Types) || p.Name() == "main" {
+		if isInternalElsewhere(p.Path(), c.Caller.Types) || p.Name() == "main" || !callable(p.Path()) {
 			continue
 		}
 		scope := p.Scope()
@@ -747,7 +750,7 @@ func (c *Cluster) constructors(t types.Type) []*Op {
 				continue
 			}
 			sig := fn.Type().(*types.Signature)
-			if sig.TypeParams().Len() > 0 || sig.Results().Len() == 0 || sig.Results().Len() > 2 {
+			if sig.TypeParams().Len() > 0 || sig.Results().Len() == 0 || sig.Results().Len() > 2 || printfLike(fn) {
 				continue
 			}
 			if !types.Identical(sig.Results().At(0).Type(), t) {
@@ -767,9 +770,53 @@ func (c *Cluster) constructors(t types.Type) []*Op {
 	return out
 }
 
+// IsBytes reports whether t is a byte slice ([]byte or a named type of
+// it), which literals build from a string: []byte("...").
+func IsBytes(t types.Type) bool {
+	s, ok := t.Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	b, ok := s.Elem().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Uint8
+}
+
+// printfLike reports whether fn takes a format string and its arguments
+// (Sprintf, Appendf, Errorf): random formats make vet complain and read
+// badly.
+func printfLike(fn *types.Func) bool {
+	sig := fn.Type().(*types.Signature)
+	n := sig.Params().Len()
+	if !sig.Variadic() || n < 2 {
+		return false
+	}
+	format := sig.Params().At(n - 2)
+	b, ok := format.Type().(*types.Basic)
+	return ok && b.Kind() == types.String && (format.Name() == "format" || strings.HasSuffix(fn.Name(), "f"))
+}
+
 // isStandard reports whether path is a standard-library package.
 func isStandard(path string) bool {
 	return !strings.Contains(strings.Split(path, "/")[0], ".")
+}
+
+// safeStandard are the standard-library packages whose functions a test
+// may call to build values: pure computations. Packages that touch files,
+// processes, the network or the runtime (os, os/exec, net, syscall, ...)
+// are never called: a random test must not delete files.
+var safeStandard = map[string]bool{
+	"errors": true, "fmt": true, "strings": true, "bytes": true, "strconv": true,
+	"unicode": true, "unicode/utf8": true, "unicode/utf16": true, "math": true,
+	"math/big": true, "math/bits": true, "encoding/hex": true, "encoding/base64": true,
+	"encoding/json": true, "regexp": true, "sort": true, "slices": true, "maps": true,
+	"container/list": true, "container/ring": true, "net/url": true, "time": true,
+	"text/scanner": true, "go/token": true, "io": true, "bufio": true, "cmp": true,
+}
+
+// callable reports whether functions of package path may be called to
+// build values.
+func callable(path string) bool {
+	return !isStandard(path) || safeStandard[path]
 }
 
 func isError(t types.Type) bool {
@@ -790,7 +837,7 @@ func (c *Cluster) implementations(t types.Type, iface *types.Interface) []*Op {
 		return out
 	}
 	for _, p := range c.scan {
-		if isInternalElsewhere(p.Path(), c.Caller.Types) {
+		if isInternalElsewhere(p.Path(), c.Caller.Types) || !callable(p.Path()) {
 			continue
 		}
 		scope := p.Scope()

@@ -6,7 +6,9 @@ import (
 	"go/format"
 	"go/token"
 	"go/types"
+	"go/version"
 	"math"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -42,11 +44,15 @@ type EmitOptions struct {
 	Dialect Dialect
 	// MaxEndAsserts bounds the assertions on final state per test.
 	MaxEndAsserts int
+	// GoVersion is the language version of the test file (go1.16, ...):
+	// before go1.18 the empty interface is written interface{}.
+	GoVersion string
 }
 
 // Emit renders tests as a gofmt'd Go test file.
 func Emit(c *Cluster, tests []EmitTest, opts EmitOptions) ([]byte, error) {
 	im := newImports(c.Caller.Types)
+	im.noAny = opts.GoVersion != "" && version.Compare(opts.GoVersion, "go1.18") < 0
 	var body bytes.Buffer
 	needsPanicHelper := false
 	for _, et := range tests {
@@ -128,6 +134,8 @@ type imports struct {
 	self   *types.Package
 	byPath map[string]string
 	names  map[string]string // name -> path
+	// noAny writes the empty interface as interface{} (before go1.18).
+	noAny bool
 }
 
 func newImports(self *types.Package) *imports {
@@ -207,7 +215,15 @@ type testEmitter struct {
 	b        strings.Builder
 }
 
-func (e *testEmitter) typ(t types.Type) string { return types.TypeString(t, e.im.qualifier) }
+func (e *testEmitter) typ(t types.Type) string {
+	s := types.TypeString(t, e.im.qualifier)
+	if e.im.noAny {
+		s = anyWord.ReplaceAllString(s, "interface{}")
+	}
+	return s
+}
+
+var anyWord = regexp.MustCompile(`\bany\b`)
 
 // emit renders the test body; it reports whether the panic helper is used.
 func (e *testEmitter) emit() (string, bool) {
@@ -590,7 +606,7 @@ func (e *testEmitter) literal(t types.Type, v any, expected types.Type) string {
 	if needsMath(v) {
 		e.im.use("math", "math")
 	}
-	if expected != nil && types.Identical(expected, t) {
+	if _, basic := t.Underlying().(*types.Basic); basic && expected != nil && types.Identical(expected, t) {
 		return lit
 	}
 	if isDefaultType(t, v) && (expected == nil || types.IsInterface(expected)) {

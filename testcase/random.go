@@ -347,6 +347,9 @@ func (g *Generator) shallowest(typ types.Type) *Op {
 // literal draws a value for a basic type: from the constant pool or at
 // random, within the type's range.
 func (g *Generator) literal(t types.Type) any {
+	if IsBytes(t) {
+		return g.literal(types.Typ[types.String])
+	}
 	b := t.Underlying().(*types.Basic)
 	info := b.Info()
 	k := g.C.Constants
