@@ -30,6 +30,8 @@ type Options struct {
 	// Ops is the number of operations the executor was built with; tests
 	// using others are refused (0: unchecked).
 	Ops int
+	// Env adds variables to the workers' environment.
+	Env []string
 }
 
 // Executor runs test cases in worker processes of a built executor.
@@ -169,7 +171,7 @@ func (w *worker) start() error {
 	cmd.Dir = w.x.opts.Dir
 	cmd.ExtraFiles = []*os.File{reqR, resW}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Env = append(os.Environ(), "GOTRACEBACK=none")
+	cmd.Env = append(append(os.Environ(), "GOTRACEBACK=none"), w.x.opts.Env...)
 	if err := cmd.Start(); err != nil {
 		reqR.Close()
 		reqW.Close()

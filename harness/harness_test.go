@@ -2,6 +2,9 @@ package harness_test
 
 import (
 	"context"
+	"go/types"
+	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,8 +18,14 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+type env struct {
+	a   *couple.Analysis
+	c   *testcase.Cluster
+	bin string
+}
+
 // setup analyses a fixture pair and builds its executor.
-func setup(t *testing.T, fix, caller, callee string) (*couple.Analysis, *testcase.Cluster, *harness.Executor) {
+func setup(t *testing.T, fix, caller, callee string) env {
 	t.Helper()
 	dir := fixture.Copy(t, fix)
 	prog, err := ccfg.Load(ccfg.LoadConfig{Dir: dir, Patterns: []string{caller, callee}})
@@ -31,31 +40,131 @@ func setup(t *testing.T, fix, caller, callee string) (*couple.Analysis, *testcas
 	c := testcase.NewCluster(a, 4)
 	bin, err := harness.Build(context.Background(), sess, c, harness.BuildOptions{CacheDir: t.TempDir()})
 	require.NoError(t, err)
-	x := harness.NewExecutor(bin, harness.Options{Workers: 2, Timeout: time.Second, Dir: a.Caller.Pkg.Dir, Ops: len(c.Ops)})
-	t.Cleanup(x.Close)
-	return a, c, x
+	return env{a, c, bin}
 }
 
-func TestRandomTestsRun(t *testing.T) {
-	a, c, x := setup(t, "personcar", "./person", "./car")
-	g := testcase.NewGenerator(c, testcase.DefaultConfig(), 1)
+func (v env) executor(t *testing.T, workers int, timeout time.Duration, extraEnv ...string) *harness.Executor {
+	x := harness.NewExecutor(v.bin, harness.Options{Workers: workers, Timeout: timeout, Dir: t.TempDir(), Ops: len(v.c.Ops), Env: extraEnv})
+	t.Cleanup(x.Close)
+	return x
+}
+
+func TestRandomTestsCoverPersonCar(t *testing.T) {
+	v := setup(t, "personcar", "./person", "./car")
+	x := v.executor(t, 2, time.Second)
+	g := testcase.NewGenerator(v.c, testcase.DefaultConfig(), 1)
 	var tests []*testcase.Test
 	for i := 0; i < 200; i++ {
 		tc := g.RandomTest()
 		require.NoError(t, tc.Valid())
 		tests = append(tests, tc)
 	}
-	t.Log(tests[0])
-	res, err := x.Run(context.Background(), tests, true)
+	res, err := x.Run(context.Background(), tests, false)
 	require.NoError(t, err)
 	covered := map[int32]bool{}
 	for _, r := range res {
-		if r.Trace != nil {
-			for _, g := range r.Trace.Covered {
-				covered[g] = true
-			}
+		require.NotNil(t, r.Trace)
+		for _, g := range r.Trace.Covered {
+			covered[g] = true
 		}
 	}
-	t.Log(res[0].Status, res[0].Trace, res[0].Outcome)
-	assert.Len(t, covered, len(a.Goals))
+	assert.Len(t, covered, len(v.a.Goals), "200 random tests cover both coupled branches")
+}
+
+// doTest builds the test caller.Do(what, n).
+func doTest(t *testing.T, c *testcase.Cluster, what string, n int64) *testcase.Test {
+	t.Helper()
+	var do *testcase.Op
+	for _, op := range c.API {
+		if op.Name == "caller.Do" {
+			do = op
+		}
+	}
+	require.NotNil(t, do)
+	str := c.Producers(types.Typ[types.String])[0]
+	num := c.Producers(types.Typ[types.Int])[0]
+	return &testcase.Test{Stmts: []testcase.Stmt{
+		{Op: str, Value: what},
+		{Op: num, Value: n},
+		{Op: do, Args: []testcase.Ref{{Stmt: 0}, {Stmt: 1}}},
+	}}
+}
+
+// The executor survives every way a test can go wrong, and the tests
+// around the bad one run normally.
+func TestSurvivesMisbehaviour(t *testing.T) {
+	v := setup(t, "nasty", "./caller", "./callee")
+	cases := []struct {
+		what string
+		n    int64
+		want []harness.Status
+		text string
+	}{
+		{"panic", 6, []harness.Status{harness.Panicked}, "callee: too big"},
+		{"exit", 7, []harness.Status{harness.Crashed}, ""},
+		{"loop", 3, []harness.Status{harness.TimedOut}, ""},
+		{"deadlock", 4, []harness.Status{harness.Crashed}, ""},
+		{"race", 5, []harness.Status{harness.Crashed, harness.TimedOut}, ""},
+		{"recurse", 9, []harness.Status{harness.Crashed}, ""},
+		{"leak", 1100, []harness.Status{harness.Passed}, ""},
+		{"hoard", 10, []harness.Status{harness.Passed}, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.what, func(t *testing.T) {
+			x := v.executor(t, 1, 2*time.Second, "CLING_EXECUTOR_MAX_HEAP=8388608")
+			tests := []*testcase.Test{
+				doTest(t, v.c, "panic", 1),
+				doTest(t, v.c, tc.what, tc.n),
+				doTest(t, v.c, "panic", 2),
+				doTest(t, v.c, "leak", 0),
+			}
+			res, err := x.Run(context.Background(), tests, false)
+			require.NoError(t, err)
+			assert.Equal(t, harness.Passed, res[0].Status)
+			assert.Contains(t, tc.want, res[1].Status)
+			if tc.text != "" {
+				assert.Equal(t, tc.text, res[1].PanicText)
+				assert.Contains(t, res[1].Frame, "callee/callee.go")
+				assert.Equal(t, 2, res[1].PanicStmt)
+			}
+			for _, r := range res[2:] {
+				assert.Equal(t, harness.Passed, r.Status, "the executor goes on after %s", tc.what)
+				assert.NotNil(t, r.Trace)
+			}
+			if tc.what == "leak" || tc.what == "hoard" {
+				assert.GreaterOrEqual(t, x.Stats().Restarts, 2, "the worker retired after the test")
+			}
+		})
+	}
+}
+
+func TestNoProcessesLeftBehind(t *testing.T) {
+	v := setup(t, "nasty", "./caller", "./callee")
+	x := harness.NewExecutor(v.bin, harness.Options{Workers: 2, Timeout: 300 * time.Millisecond, Dir: t.TempDir(), Ops: len(v.c.Ops)})
+	tests := []*testcase.Test{doTest(t, v.c, "loop", 3), doTest(t, v.c, "leak", 10), doTest(t, v.c, "panic", 1), doTest(t, v.c, "loop", 3)}
+	_, err := x.Run(context.Background(), tests, false)
+	require.NoError(t, err)
+	x.Close()
+	out, _ := exec.Command("pgrep", "-f", v.bin).Output()
+	assert.Empty(t, strings.TrimSpace(string(out)), "executor processes still running")
+}
+
+// Results do not depend on how many workers run the tests.
+func TestResultsIndependentOfWorkers(t *testing.T) {
+	v := setup(t, "shop", "./checkout", "./pricing")
+	g := testcase.NewGenerator(v.c, testcase.DefaultConfig(), 7)
+	var tests []*testcase.Test
+	for i := 0; i < 300; i++ {
+		tests = append(tests, g.RandomTest())
+	}
+	one, err := v.executor(t, 1, time.Second).Run(context.Background(), tests, true)
+	require.NoError(t, err)
+	two, err := v.executor(t, 2, time.Second).Run(context.Background(), tests, true)
+	require.NoError(t, err)
+	require.Len(t, two, len(one))
+	for i := range one {
+		assert.Equal(t, one[i].Status, two[i].Status)
+		assert.Equal(t, one[i].Trace, two[i].Trace, "test %d", i)
+		assert.Equal(t, one[i].Outcome, two[i].Outcome, "test %d", i)
+	}
 }

@@ -488,8 +488,10 @@ func nameable(t types.Type, from *types.Package) bool {
 	case *types.Basic:
 		return u.Kind() != types.UnsafePointer && u.Kind() != types.Invalid
 	case *types.Named:
+		// The tests live in the external package R_test: even R's own
+		// unexported types cannot be named there.
 		obj := u.Obj()
-		if obj.Pkg() != nil && obj.Pkg() != from && !obj.Exported() {
+		if obj.Pkg() != nil && !obj.Exported() {
 			return false
 		}
 		if obj.Pkg() != nil && isInternalElsewhere(obj.Pkg().Path(), from) {

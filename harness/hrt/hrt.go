@@ -22,6 +22,8 @@ import (
 	"os"
 	"reflect"
 	"runtime"
+	"runtime/debug"
+	"strconv"
 	"strings"
 )
 
@@ -84,6 +86,11 @@ func Serve(cfg Config) {
 	if null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0); err == nil {
 		os.Stdout, os.Stderr = null, null
 	}
+	// Runaway recursion should end fast, not after a gigabyte of stack.
+	debug.SetMaxStack(64 << 20)
+	if v, err := strconv.ParseUint(os.Getenv("CLING_EXECUTOR_MAX_HEAP"), 10, 64); err == nil && v > 0 {
+		cfg.MaxHeap = v
+	}
 	serve(cfg, bufio.NewReaderSize(in, 1<<16), out)
 }
 
@@ -121,12 +128,11 @@ func serve(cfg Config, in *bufio.Reader, out io.Writer) {
 				buf = appendObservations(buf, res.obs)
 			}
 			writeFrame(w, buf)
+			// Every result goes out before the next test runs: if that test
+			// kills the process, this one's result is not lost with it.
+			w.Flush()
 			if retire {
-				w.Flush()
 				os.Exit(0)
-			}
-			if i == n-1 || res.status != statusOK {
-				w.Flush()
 			}
 		}
 		w.Flush()

@@ -1,0 +1,211 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cling-go/cling/internal/fixture"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+type genJSON struct {
+	CoupledBranches int      `json:"coupledBranches"`
+	Covered         int      `json:"covered"`
+	CBC             float64  `json:"cbc"`
+	TestFile        string   `json:"testFile"`
+	Tests           int      `json:"tests"`
+	Executions      int      `json:"executions"`
+	SearchSeconds   float64  `json:"searchSeconds"`
+	Skipped         []string `json:"skipped"`
+	Assertions      string   `json:"assertions"`
+}
+
+func genRun(t *testing.T, dir string, args ...string) genJSON {
+	t.Helper()
+	r := runCling(t, dir, append([]string{"gen", "--json"}, args...)...)
+	require.Equal(t, 0, r.code, r.stderr)
+	var rep genJSON
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep), r.stdout)
+	return rep
+}
+
+// goTest runs the package's tests five times.
+func goTest(t *testing.T, dir, pkg string) string {
+	t.Helper()
+	cmd := exec.Command("go", "test", "-count=5", pkg)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	return string(out)
+}
+
+type cbcJSON struct {
+	CoupledBranches int `json:"coupledBranches"`
+	Covered         int `json:"covered"`
+}
+
+func cbcRun(t *testing.T, dir string, args ...string) cbcJSON {
+	t.Helper()
+	r := runCling(t, dir, append([]string{"cbc", "--json"}, args...)...)
+	require.Equal(t, 0, r.code, r.stderr)
+	var rep cbcJSON
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep), r.stdout)
+	return rep
+}
+
+// The generated file compiles, passes five times, asserts real values,
+// touches nothing else, and cling cbc measures the coverage gen reported.
+func TestGenEndToEnd(t *testing.T) {
+	cases := []struct {
+		fixture, caller, callee, file string
+		removeTests                   []string
+		minCovered                    int
+	}{
+		{"personcar", "./person", "./car", "person/cling_car_test.go", nil, 2},
+		{"shop", "./checkout", "./inventory", "checkout/cling_inventory_test.go", []string{"checkout/checkout_test.go"}, 2},
+		{"constructs", "./caller", "./callee", "caller/cling_callee_test.go", []string{"caller/caller_test.go"}, 60},
+	}
+	for _, tc := range cases {
+		t.Run(tc.fixture, func(t *testing.T) {
+			dir := fixture.Copy(t, tc.fixture)
+			for _, f := range tc.removeTests {
+				require.NoError(t, os.Remove(filepath.Join(dir, f)))
+			}
+			before := fixture.Snapshot(t, dir)
+			rep := genRun(t, dir, "--caller", tc.caller, "--callee", tc.callee, "--max-evals", "3000", "--seed", "3")
+			assert.Equal(t, filepath.Join(dir, tc.file), rep.TestFile)
+			assert.GreaterOrEqual(t, rep.Covered, tc.minCovered)
+			assert.Positive(t, rep.Tests)
+			assert.Equal(t, "testing", rep.Assertions, "the fixtures do not require testify")
+			changed := fixture.Diff(before, fixture.Snapshot(t, dir))
+			assert.Equal(t, []string{tc.file}, changed, "gen wrote only its file")
+
+			src, err := os.ReadFile(rep.TestFile)
+			require.NoError(t, err)
+			assert.Contains(t, string(src), "t.Errorf(", "the tests assert observed values")
+			goTest(t, dir, tc.caller)
+
+			cov := cbcRun(t, dir, "--caller", tc.caller, "--callee", tc.callee)
+			assert.Equal(t, rep.CoupledBranches, cov.CoupledBranches)
+			assert.Equal(t, rep.Covered, cov.Covered, "cbc measures what gen reported")
+		})
+	}
+}
+
+// The same seed with an evaluation budget gives the same file, whatever
+// the number of workers.
+func TestGenDeterministic(t *testing.T) {
+	var files []string
+	for _, workers := range []string{"1", "2", "2"} {
+		dir := fixture.Copy(t, "constructs")
+		require.NoError(t, os.Remove(filepath.Join(dir, "caller/caller_test.go")))
+		rep := genRun(t, dir, "--caller", "./caller", "--callee", "./callee", "--max-evals", "1500", "--seed", "11", "--workers", workers)
+		src, err := os.ReadFile(rep.TestFile)
+		require.NoError(t, err)
+		files = append(files, string(src))
+	}
+	assert.Equal(t, files[0], files[1])
+	assert.Equal(t, files[0], files[2])
+}
+
+func TestGenRandomAlgorithm(t *testing.T) {
+	dir := fixture.Copy(t, "personcar")
+	rep := genRun(t, dir, "--caller", "./person", "--callee", "./car", "--algorithm", "random", "--max-evals", "500")
+	assert.Equal(t, 2, rep.Covered)
+	goTest(t, dir, "./person")
+}
+
+func TestGenBadInput(t *testing.T) {
+	dir := fixture.Copy(t, "personcar")
+	foreign := filepath.Join(dir, "person", "cling_car_test.go")
+	require.NoError(t, os.WriteFile(foreign, []byte("package person_test\n"), 0o644))
+	r := runCling(t, dir, "gen", "--caller", "./person", "--callee", "./car", "--max-evals", "100")
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, "exists and was not written by cling (use --force")
+	assert.Equal(t, "package person_test\n", readFile(t, foreign), "the foreign file is untouched")
+
+	r = runCling(t, dir, "gen", "--caller", "./person", "--callee", "./car", "--max-evals", "300", "--force")
+	assert.Equal(t, 0, r.code, r.stderr)
+
+	require.NoError(t, os.Chmod(foreign, 0o444))
+	r = runCling(t, dir, "gen", "--caller", "./person", "--callee", "./car", "--max-evals", "100")
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, "read-only")
+
+	r = runCling(t, dir, "gen", "--caller", "./person", "--callee", "./car", "--out", "elsewhere/x_test.go")
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, "must be in the caller's directory")
+
+	r = runCling(t, dir, "gen", "--caller", "./person", "--callee", "./car", "--algorithm", "hill-climbing")
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, "unknown algorithm")
+	for _, res := range []result{r} {
+		assert.Len(t, strings.Split(strings.TrimSpace(res.stderr), "\n"), 1)
+	}
+}
+
+// A pair whose only call sites run in init has no covering function.
+func TestGenNoCoveringFunction(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644))
+	}
+	write("go.mod", "module example.com/initonly\n\ngo 1.22\n")
+	write("e/e.go", "package e\n\nfunc F(n int) int {\n\tif n > 0 {\n\t\treturn 1\n\t}\n\treturn 0\n}\n")
+	write("r/r.go", "package r\n\nimport \"example.com/initonly/e\"\n\nvar V int\n\nfunc init() {\n\tif V == 0 {\n\t\tV = e.F(3)\n\t}\n}\n\n// Get returns V.\nfunc Get() int { return V }\n")
+	r := runCling(t, dir, "gen", "--caller", "./r", "--callee", "./e", "--max-evals", "100")
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, "no covering function")
+	assert.Len(t, strings.Split(strings.TrimSpace(r.stderr), "\n"), 1)
+}
+
+// What the cluster cannot build is listed, and the rest is generated.
+func TestGenListsSkipped(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644))
+	}
+	write("go.mod", "module example.com/skip\n\ngo 1.22\n")
+	write("e/e.go", "package e\n\n// F classifies n.\nfunc F(n int) int {\n\tif n > 0 {\n\t\treturn 1\n\t}\n\treturn 0\n}\n")
+	write("r/r.go", `package r
+
+import "example.com/skip/e"
+
+type inner struct{ n int }
+
+// Apply calls e.F with h's number: tests outside the package cannot build
+// an inner.
+func Apply(h inner) int {
+	if h.n > 0 {
+		return e.F(h.n)
+	}
+	return 0
+}
+
+// Plain calls e.F when n is even.
+func Plain(n int) int {
+	if n%2 == 0 {
+		return e.F(n)
+	}
+	return -1
+}
+`)
+	rep := genRun(t, dir, "--caller", "./r", "--callee", "./e", "--max-evals", "500")
+	assert.Positive(t, rep.Tests)
+	require.NotEmpty(t, rep.Skipped)
+	assert.Contains(t, strings.Join(rep.Skipped, "\n"), "r.Apply")
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return string(b)
+}

@@ -1,0 +1,31 @@
+// Package caller calls the misbehaving callee behind a condition each.
+package caller
+
+import "example.com/nasty/callee"
+
+// Do calls the callee function named by what with n, when n is not
+// negative.
+func Do(what string, n int) int {
+	if n < 0 {
+		return 0
+	}
+	switch what {
+	case "panic":
+		return callee.Panic(n)
+	case "exit":
+		return callee.Exit(n)
+	case "loop":
+		return callee.Loop(n)
+	case "deadlock":
+		return callee.Deadlock(n)
+	case "race":
+		return callee.Race(n)
+	case "recurse":
+		return callee.Recurse(n)
+	case "leak":
+		return callee.Leak(n)
+	case "hoard":
+		return callee.Hoard(n)
+	}
+	return -1
+}

@@ -1,0 +1,3 @@
+module example.com/nasty
+
+go 1.22
