@@ -340,7 +340,7 @@ func (c *Cluster) callOps(fn *types.Func) []*Op {
 			}
 		}
 		if len(out) == 0 {
-			c.skip(funcName(fn, nil), "no type arguments satisfy its constraints")
+			c.skip(funcName(fn, sig, nil), "no type arguments satisfy its constraints")
 		}
 		return out
 	}
@@ -421,7 +421,7 @@ func satisfies(t types.Type, tp *types.TypeParam) bool {
 
 // newCallOp makes the op of a call with the given (instantiated) signature.
 func (c *Cluster) newCallOp(fn *types.Func, sig *types.Signature, targs []types.Type) *Op {
-	name := funcName(fn, targs)
+	name := funcName(fn, sig, targs)
 	op := &Op{Kind: OpCall, Name: name, Func: fn, TypeArgs: targs, Variadic: sig.Variadic()}
 	if recv := sig.Recv(); recv != nil {
 		// A receiver of an unexported type is fine: values come from
@@ -460,10 +460,10 @@ func boolToInt(b bool) int {
 	return 0
 }
 
-// funcName renders pkg.F, (*pkg.T).M or pkg.F[int].
-func funcName(fn *types.Func, targs []types.Type) string {
+// funcName renders pkg.F, (*pkg.T).M or pkg.F[int]; sig is the signature
+// the op calls (its receiver may be a pointer to the method's).
+func funcName(fn *types.Func, sig *types.Signature, targs []types.Type) string {
 	var b strings.Builder
-	sig := fn.Type().(*types.Signature)
 	if recv := sig.Recv(); recv != nil {
 		b.WriteString("(" + types.TypeString(recv.Type(), qualifyByName) + ").")
 	} else {
@@ -934,7 +934,14 @@ func (c *Cluster) Methods(t types.Type) []*Op {
 			if !ok || !fn.Exported() || len(ms.At(i).Index()) > 1 {
 				continue
 			}
-			op := c.newCallOp(fn, fn.Type().(*types.Signature), nil)
+			sig := fn.Type().(*types.Signature)
+			if !types.Identical(sig.Recv().Type(), t) {
+				// A value method called through a pointer: the op's
+				// receiver is the pointer the test holds.
+				sig = types.NewSignatureType(types.NewVar(sig.Recv().Pos(), sig.Recv().Pkg(), sig.Recv().Name(), t),
+					nil, nil, sig.Params(), sig.Results(), sig.Variadic())
+			}
+			op := c.newCallOp(fn, sig, nil)
 			if op != nil && c.buildableInputs(op, 0) {
 				out = append(out, op)
 			}

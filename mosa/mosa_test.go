@@ -1,0 +1,85 @@
+package mosa
+
+import (
+	"math"
+	"testing"
+
+	"github.com/cling-go/cling/testcase"
+	"github.com/stretchr/testify/assert"
+)
+
+// tests of given lengths (the statements are empty: only Len matters).
+func testOfLen(n int) *testcase.Test {
+	return &testcase.Test{Stmts: make([]testcase.Stmt, n)}
+}
+
+func TestArchiveKeepsShortest(t *testing.T) {
+	a := NewArchive()
+	long, short, shorter := testOfLen(5), testOfLen(3), testOfLen(2)
+	assert.Equal(t, []int32{0, 1}, a.Update(long, []int32{0, 1}, 1))
+	assert.Nil(t, a.Update(short, []int32{1}, 2), "goal 1 is not new")
+	assert.Empty(t, a.Update(testOfLen(3), []int32{1}, 3), "same length does not replace")
+	assert.Equal(t, []int32{2}, a.Update(shorter, []int32{0, 2}, 4))
+	assert.Equal(t, 3, a.Len())
+	got := a.Tests()
+	assert.Len(t, got, 2)
+	assert.Same(t, shorter, got[0].Test)
+	assert.Equal(t, []int32{0, 2}, got[0].Goals)
+	assert.Same(t, short, got[1].Test)
+	assert.Equal(t, []int32{1}, got[1].Goals)
+	assert.Equal(t, map[int32]int{0: 1, 1: 1, 2: 4}, a.FirstCovered())
+}
+
+func ind(n int, fit ...float64) *individual {
+	return &individual{t: testOfLen(n), fit: fit}
+}
+
+func TestPreferenceSort(t *testing.T) {
+	// Goals 0 and 1 uncovered. a is best for goal 0, c best for goal 1
+	// (tie with d broken by length), b is dominated by a, e by everything.
+	a := ind(4, 0.1, 0.9)
+	b := ind(4, 0.2, 0.95)
+	c := ind(5, 0.8, 0.3)
+	d := ind(6, 0.8, 0.3)
+	e := ind(2, 0.9, 0.99)
+	fronts := preferenceSort([]*individual{a, b, c, d, e}, []int32{0, 1})
+	assert.Equal(t, [][]*individual{{a, c}, {b, d}, {e}}, fronts)
+}
+
+func TestDominates(t *testing.T) {
+	goals := []int32{0, 1}
+	assert.True(t, dominates(ind(1, 0.1, 0.2), ind(1, 0.2, 0.2), goals))
+	assert.False(t, dominates(ind(1, 0.2, 0.2), ind(1, 0.2, 0.2), goals), "equal vectors")
+	assert.False(t, dominates(ind(1, 0.1, 0.3), ind(1, 0.2, 0.2), goals), "incomparable")
+	assert.True(t, dominates(ind(1, 0.1, 5, 0.3), ind(1, 0.2, 0, 0.3), []int32{0, 2}), "only uncovered goals count")
+}
+
+func TestCrowdingRewardsRareMinima(t *testing.T) {
+	// Goal 0: a alone at the minimum -> (4-1)/4. Goal 1: a, b, c share the
+	// minimum -> (4-3)/4. d is never at a minimum.
+	a, b, c, d := ind(1, 0, 0), ind(1, 1, 0), ind(1, 1, 0), ind(1, 1, 1)
+	crowding([]*individual{a, b, c, d}, []int32{0, 1})
+	assert.Equal(t, 0.75, a.crowding)
+	assert.Equal(t, 0.25, b.crowding)
+	assert.Equal(t, 0.25, c.crowding)
+	assert.Equal(t, 0.0, d.crowding)
+	small := []*individual{ind(1, 0), ind(1, 1)}
+	crowding(small, []int32{0})
+	assert.True(t, math.IsInf(small[0].crowding, 1), "fronts of two keep both")
+}
+
+func TestSurviveFillsByFrontThenCrowding(t *testing.T) {
+	a := ind(4, 0.1, 0.9)
+	b := ind(4, 0.2, 0.95)
+	c := ind(5, 0.8, 0.3)
+	d := ind(6, 0.8, 0.3)
+	e := ind(2, 0.9, 0.99)
+	s := &Search{}
+	next := s.survive([]*individual{a, b, c, d, e}, []int32{0, 1}, 3)
+	assert.Len(t, next, 3)
+	assert.Equal(t, 0, a.rank)
+	assert.Equal(t, 0, c.rank)
+	assert.Equal(t, 1, b.rank)
+	assert.Contains(t, next, a)
+	assert.Contains(t, next, c)
+}

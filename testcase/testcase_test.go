@@ -1,0 +1,148 @@
+package testcase_test
+
+import (
+	"go/types"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/cling-go/cling/ccfg"
+	"github.com/cling-go/cling/couple"
+	"github.com/cling-go/cling/internal/fixture"
+	"github.com/cling-go/cling/testcase"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func cluster(t *testing.T, fix, caller, callee string) *testcase.Cluster {
+	t.Helper()
+	dir := fixture.Copy(t, fix)
+	prog, err := ccfg.Load(ccfg.LoadConfig{Dir: dir, Patterns: []string{caller, callee}})
+	require.NoError(t, err)
+	r, _ := ccfg.ImportPathOf(prog, caller)
+	e, _ := ccfg.ImportPathOf(prog, callee)
+	a, err := couple.Analyze(prog, r, e)
+	require.NoError(t, err)
+	return testcase.NewCluster(a, 4)
+}
+
+func names(ops []*testcase.Op) []string {
+	var out []string
+	for _, op := range ops {
+		out = append(out, op.Name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestClusterShop(t *testing.T) {
+	c := cluster(t, "shop", "./checkout", "./pricing")
+	assert.Equal(t, []string{"(*checkout.Cart).Checkout"}, names(c.Covering))
+	assert.Contains(t, names(c.API), "checkout.NewCart")
+	assert.Contains(t, names(c.API), "(*checkout.Cart).AddItem")
+	// Values of other packages' types come from their constructors ...
+	stock := c.Producers(types.NewPointer(lookup(t, c, "example.com/shop/inventory", "Stock")))
+	assert.Contains(t, names(stock), "inventory.NewStock")
+	// ... an interface from its implementations ...
+	rules := names(c.Producers(lookup(t, c, "example.com/shop/pricing", "Rule")))
+	for _, want := range []string{"{} pricing.PercentOff", "{} pricing.BuyXGetY", "{} pricing.Threshold", "nil pricing.Rule"} {
+		assert.Contains(t, rules, want)
+	}
+	// ... and a test may set up those values with their methods.
+	assert.Contains(t, names(c.Methods(types.NewPointer(lookup(t, c, "example.com/shop/inventory", "Stock")))), "(*inventory.Stock).Add")
+	// Literals of R and E seed values.
+	assert.Contains(t, c.Constants.Strings, "checkout: cart is empty")
+	// Every op the generator may use exists before the executor is built.
+	n := len(c.Ops)
+	g := testcase.NewGenerator(c, testcase.DefaultConfig(), 1)
+	for i := 0; i < 300; i++ {
+		tc := g.RandomTest()
+		require.NoError(t, tc.Valid())
+		g.Mutate(tc)
+		require.NoError(t, tc.Valid())
+	}
+	assert.Equal(t, n, len(c.Ops), "generation registered new operations")
+}
+
+func lookup(t *testing.T, c *testcase.Cluster, path, name string) types.Type {
+	t.Helper()
+	for _, op := range c.Ops {
+		for _, ty := range append(op.Outputs(), op.Params...) {
+			ty = deref(ty)
+			if n, ok := ty.(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path && n.Obj().Name() == name {
+				return n
+			}
+		}
+	}
+	t.Fatalf("type %s.%s not in the cluster", path, name)
+	return nil
+}
+
+func deref(t types.Type) types.Type {
+	if p, ok := t.(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
+}
+
+// Generics are instantiated with types that satisfy their constraints.
+func TestClusterGenerics(t *testing.T) {
+	c := cluster(t, "constructs", "./caller", "./callee")
+	all := strings.Join(names(c.API), " ")
+	assert.Contains(t, all, "caller.Largest[int]")
+	assert.Contains(t, all, "caller.Largest[string]")
+	assert.NotContains(t, strings.Join(c.Skipped, " "), "caller.Largest")
+}
+
+// Random tests always call a covering function; mutation and crossover
+// keep tests valid; the same seed gives the same tests.
+func TestGeneratorInvariants(t *testing.T) {
+	c := cluster(t, "constructs", "./caller", "./callee")
+	gen := func(seed int64) []string {
+		g := testcase.NewGenerator(c, testcase.DefaultConfig(), seed)
+		var out []string
+		var prev *testcase.Test
+		for i := 0; i < 200; i++ {
+			tc := g.RandomTest()
+			require.NoError(t, tc.Valid())
+			require.True(t, tc.HasCovering())
+			require.LessOrEqual(t, tc.Len(), g.Cfg.MaxLen)
+			out = append(out, tc.String())
+			m := tc.Clone()
+			g.Mutate(m)
+			require.NoError(t, m.Valid(), "after mutation:\n%s", m)
+			if prev != nil {
+				a, b := g.Crossover(prev, tc)
+				require.NoError(t, a.Valid(), "crossover child:\n%s", a)
+				require.NoError(t, b.Valid(), "crossover child:\n%s", b)
+			}
+			prev = tc
+		}
+		return out
+	}
+	assert.Equal(t, gen(5), gen(5))
+	assert.NotEqual(t, gen(5), gen(6))
+}
+
+func TestRemoveDropsDependents(t *testing.T) {
+	c := cluster(t, "personcar", "./person", "./car")
+	g := testcase.NewGenerator(c, testcase.DefaultConfig(), 1)
+	for i := 0; i < 100; i++ {
+		tc := g.RandomTest()
+		for j := tc.Len() - 1; j >= 0; j-- {
+			cp := tc.Clone()
+			cp.Remove(j)
+			require.NoError(t, cp.Valid())
+			assert.Less(t, cp.Len(), tc.Len())
+		}
+		p := tc.Clone()
+		p.Prune()
+		require.NoError(t, p.Valid())
+		uses := p.Uses()
+		for k, s := range p.Stmts {
+			if s.Op.Pure() {
+				assert.True(t, uses[k], "pruned test keeps an unused literal")
+			}
+		}
+	}
+}
