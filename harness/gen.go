@@ -104,6 +104,17 @@ func (g *gen) op(op *testcase.Op) string {
 		_, elem := op.ElemTypes()
 		return fmt.Sprintf("{Outputs: 1, Call: func(a []any) []any { s := make(%s, len(a)); for i := range a { s[i] = As[%s](a[i]) }; return []any{s} }}",
 			g.typ(op.Type), g.typ(elem))
+	case testcase.OpChan:
+		ch := op.Type.Underlying().(*types.Chan)
+		if ch.Dir() == types.SendOnly {
+			return fmt.Sprintf("{Outputs: 1, Call: func(a []any) []any { return []any{(%s)(make(chan %s, 16))} }}", g.typ(op.Type), g.typ(ch.Elem()))
+		}
+		closeIt := "close(ch); "
+		if op.Open {
+			closeIt = ""
+		}
+		return fmt.Sprintf("{Outputs: 1, Call: func(a []any) []any { ch := make(chan %s, max(len(a), 1)); for _, x := range a { ch <- As[%s](x) }; %sreturn []any{(%s)(ch)} }}",
+			g.typ(ch.Elem()), g.typ(ch.Elem()), closeIt, g.typ(op.Type))
 	case testcase.OpMap:
 		key, elem := op.ElemTypes()
 		return fmt.Sprintf("{Outputs: 1, Call: func(a []any) []any { m := make(%s, len(a)/2); for i := 0; i+1 < len(a); i += 2 { m[As[%s](a[i])] = As[%s](a[i+1]) }; return []any{m} }}",

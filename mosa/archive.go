@@ -42,6 +42,18 @@ func (a *Archive) Update(t *testcase.Test, goals []int32, eval int) []int32 {
 	return fresh
 }
 
+// Wants returns the goals among goals for which t would enter the archive:
+// not yet covered, or covered by a longer test.
+func (a *Archive) Wants(t *testcase.Test, goals []int32) []int32 {
+	var out []int32
+	for _, g := range goals {
+		if old, ok := a.best[g]; !ok || t.Len() < old.Len() {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
 // Covered reports whether goal g is covered.
 func (a *Archive) Covered(g int32) bool {
 	_, ok := a.best[g]

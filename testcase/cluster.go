@@ -38,6 +38,10 @@ const (
 	// OpZero is the zero value of a type (arrays, structs without exported
 	// fields).
 	OpZero
+	// OpChan is a channel: buffered with its elements and closed (or left
+	// open, when Open is set) for channels a test receives from; empty with
+	// room to send, for send-only ones.
+	OpChan
 )
 
 // Op is one operation of the cluster: a way to produce values or to act on
@@ -67,6 +71,9 @@ type Op struct {
 	Ptr bool
 	// Method is true for a method call.
 	Method bool
+	// Open is true for a channel left open after its elements: receiving
+	// past them blocks, where a closed channel would always be ready.
+	Open bool
 	// Covering is true for calls of R's covering functions; API for calls
 	// of R's exported functions and methods.
 	Covering bool
@@ -92,7 +99,7 @@ func (o *Op) Inputs() []types.Type {
 // and maps an element (keys and values alternate in maps).
 func (o *Op) ArgType(k int) types.Type {
 	switch o.Kind {
-	case OpSlice:
+	case OpSlice, OpChan:
 		_, elem := o.ElemTypes()
 		return elem
 	case OpMap:
@@ -130,6 +137,8 @@ func (o *Op) Pure() bool {
 func (o *Op) ElemTypes() (key, elem types.Type) {
 	switch u := o.Type.Underlying().(type) {
 	case *types.Slice:
+		return nil, u.Elem()
+	case *types.Chan:
 		return nil, u.Elem()
 	case *types.Map:
 		return u.Key(), u.Elem()
@@ -230,7 +239,7 @@ func (c *Cluster) complete() {
 		for k := range op.Inputs() {
 			push(op.ArgType(k))
 		}
-		if op.Kind == OpSlice || op.Kind == OpMap {
+		if op.Kind == OpSlice || op.Kind == OpMap || op.Kind == OpChan {
 			key, elem := op.ElemTypes()
 			push(key)
 			push(elem)
@@ -612,7 +621,7 @@ func (c *Cluster) Height(t types.Type) int {
 			if op.Variadic && i == len(op.Inputs())-1 {
 				continue
 			}
-			if op.Kind == OpSlice || op.Kind == OpMap {
+			if op.Kind == OpSlice || op.Kind == OpMap || op.Kind == OpChan {
 				continue // zero elements are allowed
 			}
 			h = max(h, c.Height(in)+1)
@@ -685,7 +694,13 @@ func (c *Cluster) findProducers(t types.Type) []*Op {
 		add(c.nilOp(t))
 	case *types.Array:
 		add(c.register(&Op{Kind: OpZero, Name: "zero " + typeName(t), Type: t}))
-	case *types.Signature, *types.Chan:
+	case *types.Chan:
+		add(c.register(&Op{Kind: OpChan, Name: "chan " + typeName(t), Type: t}))
+		if u.Dir() != types.SendOnly {
+			add(c.register(&Op{Kind: OpChan, Name: "open chan " + typeName(t), Type: t, Open: true}))
+		}
+		add(c.nilOp(t))
+	case *types.Signature:
 		add(c.nilOp(t))
 	}
 	return out
@@ -833,7 +848,7 @@ func (c *Cluster) implementations(t types.Type, iface *types.Interface) []*Op {
 	out = append(out, c.stdProviders(t)...)
 	if iface.NumMethods() == 0 {
 		// any: literals of the common kinds.
-		for _, k := range []types.BasicKind{types.Int, types.String, types.Bool} {
+		for _, k := range []types.BasicKind{types.Int, types.String, types.Bool, types.Int64, types.Float64} {
 			out = append(out, c.prim(types.Typ[k]))
 		}
 		return out

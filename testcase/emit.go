@@ -595,9 +595,32 @@ func (e *testEmitter) pureExpr(s Stmt, expected types.Type) string {
 		return e.typ(op.Type) + "{" + strings.Join(xs, ", ") + "}"
 	case OpZero:
 		return e.typ(op.Type) + "{}"
+	case OpChan:
+		ch := op.Type.Underlying().(*types.Chan)
+		if ch.Dir() == types.SendOnly {
+			return fmt.Sprintf("make(chan %s, %d)", e.typ(ch.Elem()), sendBuffer)
+		}
+		var b strings.Builder
+		capacity := len(s.Args)
+		if op.Open {
+			capacity = max(capacity, 1)
+		}
+		fmt.Fprintf(&b, "func() %s { ch := make(chan %s, %d); ", e.typ(op.Type), e.typ(ch.Elem()), capacity)
+		for _, a := range s.Args {
+			fmt.Fprintf(&b, "ch <- %s; ", e.expr(a, ch.Elem()))
+		}
+		if !op.Open {
+			b.WriteString("close(ch); ")
+		}
+		b.WriteString("return ch }()")
+		return b.String()
 	}
 	return "nil"
 }
+
+// sendBuffer is the capacity of the channels tests give to code that sends
+// on them.
+const sendBuffer = 16
 
 // literal renders a basic value. It is written bare where the expected
 // type receives it unchanged, and converted otherwise.

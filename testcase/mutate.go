@@ -112,6 +112,10 @@ func (g *Generator) changeStatement(t *Test, i int) bool {
 		return true
 	case OpNil, OpZero:
 		return false
+	case OpChan:
+		if ch := s.Op.Type.Underlying().(*types.Chan); ch.Dir() == types.SendOnly {
+			return false
+		}
 	}
 	if len(s.Args) == 0 {
 		return false

@@ -4,6 +4,7 @@ import (
 	"go/types"
 	"math"
 	"math/rand"
+	"strconv"
 )
 
 // Config are the parameters of test generation.
@@ -215,7 +216,7 @@ func (in *inserter) value(typ types.Type, depth int) Ref {
 		op = in.g.shallowest(typ)
 	}
 	switch op.Kind {
-	case OpSlice, OpMap:
+	case OpSlice, OpMap, OpChan:
 		return Ref{Stmt: in.collection(op, depth)}
 	}
 	return Ref{Stmt: in.apply(op, depth), Result: 0}
@@ -240,6 +241,9 @@ func (in *inserter) collection(op *Op, depth int) int {
 	if in.g.C.Height(elem) <= in.g.C.MaxDepth-depth-1 && (key == nil || in.g.C.Height(key) <= in.g.C.MaxDepth-depth-1) {
 		n = in.g.Rnd.Intn(in.g.Cfg.MaxCollection + 1)
 	}
+	if ch, ok := op.Type.Underlying().(*types.Chan); ok && ch.Dir() == types.SendOnly {
+		n = 0
+	}
 	var args []Ref
 	for i := 0; i < n; i++ {
 		if key != nil {
@@ -254,7 +258,9 @@ func (in *inserter) collection(op *Op, depth int) int {
 // probability of its kind.
 func (in *inserter) reuse(typ types.Type) (Ref, bool) {
 	p := in.g.Cfg.ObjectReuse
-	if _, basic := typ.Underlying().(*types.Basic); basic {
+	switch typ.Underlying().(type) {
+	case *types.Basic, *types.Chan:
+		// Channels are consumed: passing one twice makes two receives race.
 		p = in.g.Cfg.PrimitiveReuse
 	}
 	if in.g.Rnd.Float64() >= p {
@@ -301,7 +307,7 @@ func (g *Generator) producer(typ types.Type, depth int) *Op {
 		}
 		h := 0
 		for i, p := range op.Inputs() {
-			if op.Kind == OpComposite || op.Kind == OpSlice || op.Kind == OpMap || (op.Variadic && i == len(op.Inputs())-1) {
+			if op.Kind == OpComposite || op.Kind == OpSlice || op.Kind == OpMap || op.Kind == OpChan || (op.Variadic && i == len(op.Inputs())-1) {
 				continue
 			}
 			h = max(h, g.C.Height(p)+1)
@@ -402,6 +408,10 @@ func (g *Generator) randomInt(signed bool) int64 {
 const stringAlphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _-.,:;+*/=()[]{}<>!?\"'#%&@"
 
 func (g *Generator) randomString() string {
+	if g.Rnd.Float64() < 0.15 {
+		// A number in text: many APIs parse them.
+		return strconv.FormatInt(g.randomInt(true), 10)
+	}
 	n := g.Rnd.Intn(g.Cfg.MaxString + 1)
 	b := make([]byte, n)
 	for i := range b {

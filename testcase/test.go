@@ -8,6 +8,7 @@ package testcase
 
 import (
 	"fmt"
+	"go/types"
 	"strings"
 )
 
@@ -81,6 +82,10 @@ func (t *Test) Valid() error {
 	for i, s := range t.Stmts {
 		switch s.Op.Kind {
 		case OpSlice:
+		case OpChan:
+			if d := s.Op.Type.Underlying().(*types.Chan).Dir(); d == types.SendOnly && len(s.Args) > 0 {
+				return fmt.Errorf("statement %d (%s): a send-only channel gets no elements", i, s.Op.Name)
+			}
 		case OpMap:
 			if len(s.Args)%2 != 0 {
 				return fmt.Errorf("statement %d (%s): odd number of keys and values", i, s.Op.Name)
