@@ -98,13 +98,14 @@ func TestGenEndToEnd(t *testing.T) {
 }
 
 // The same seed with an evaluation budget gives the same file, whatever
-// the number of workers.
+// the number of workers. (The pair is deterministic code: no select, map
+// iteration or goroutines, whose scheduling would change traces.)
 func TestGenDeterministic(t *testing.T) {
 	var files []string
 	for _, workers := range []string{"1", "2", "2"} {
-		dir := fixture.Copy(t, "constructs")
-		require.NoError(t, os.Remove(filepath.Join(dir, "caller/caller_test.go")))
-		rep := genRun(t, dir, "--caller", "./caller", "--callee", "./callee", "--max-evals", "1500", "--seed", "11", "--workers", workers)
+		dir := fixture.Copy(t, "shop")
+		require.NoError(t, os.Remove(filepath.Join(dir, "pricing/pricing_test.go")))
+		rep := genRun(t, dir, "--caller", "./pricing", "--callee", "./money", "--max-evals", "1500", "--seed", "11", "--workers", workers)
 		src, err := os.ReadFile(rep.TestFile)
 		require.NoError(t, err)
 		files = append(files, string(src))
