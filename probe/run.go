@@ -106,7 +106,11 @@ func (s *Session) RunTests(ctx context.Context, opts TestOptions) (*TestRun, err
 		return nil, ctx.Err()
 	}
 	if msg := events.buildError(stderr.String()); msg != "" {
-		return nil, &TestError{Msg: "the instrumented build failed: " + s.WS.OriginalPath(msg)}
+		msg = s.WS.Unoverlay(msg, opts.Dir)
+		if file, _, _ := strings.Cut(msg, ":"); strings.HasSuffix(file, "_test.go") {
+			return nil, &TestError{Msg: "the tests do not build: " + msg}
+		}
+		return nil, &TestError{Msg: "the instrumented build failed (a cling bug; please report it): " + msg}
 	}
 	if werr != nil && len(events.failed) == 0 && !events.anyPackageFailed {
 		return nil, &TestError{Msg: "go test failed: " + firstErrorLine(stderr.String(), werr.Error())}

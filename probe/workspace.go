@@ -141,6 +141,25 @@ func (w *Workspace) ActualPath(path string) string {
 	return path
 }
 
+// Unoverlay rewrites, in a message of the go command, the paths of
+// overlay files and module copies into the user's paths, relative to dir
+// when they lie under it.
+func (w *Workspace) Unoverlay(msg, dir string) string {
+	for orig, backing := range w.replace {
+		if strings.Contains(msg, backing) {
+			shown := orig
+			if rel, ok := within(dir, orig); ok {
+				shown = rel
+			}
+			msg = strings.ReplaceAll(msg, backing, shown)
+		}
+	}
+	for modDir, cp := range w.copies {
+		msg = strings.ReplaceAll(msg, cp, modDir)
+	}
+	return msg
+}
+
 // OriginalPath maps a path reported by the go command back to the user's
 // file.
 func (w *Workspace) OriginalPath(path string) string {
