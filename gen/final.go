@@ -120,6 +120,9 @@ type observedTest struct {
 	test    *testcase.Test
 	goals   []int32
 	outcome *testcase.Outcome
+	// covers are all the goals both runs covered (goals plus what the
+	// test covers by the way).
+	covers []int32
 }
 
 // observe runs every test twice, observing values, and keeps what the two
@@ -146,7 +149,17 @@ func observe(ctx context.Context, x *harness.Executor, kept []mosa.ArchivedTest)
 		if o == nil {
 			continue
 		}
-		out = append(out, observedTest{test: k.Test, goals: k.Goals, outcome: o})
+		both := map[int32]bool{}
+		for _, g := range second[i].Trace.Covered {
+			both[g] = true
+		}
+		var covers []int32
+		for _, g := range first[i].Trace.Covered {
+			if both[g] {
+				covers = append(covers, g)
+			}
+		}
+		out = append(out, observedTest{test: k.Test, goals: k.Goals, outcome: o, covers: covers})
 	}
 	return out, nil
 }

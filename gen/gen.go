@@ -114,7 +114,7 @@ func Run(ctx context.Context, a *couple.Analysis, cfg Config) (*Report, error) {
 	if len(cluster.Covering) == 0 {
 		return nil, &Error{Msg: fmt.Sprintf("cling cannot call any covering function of %s: %s", a.Caller.Pkg.Path, strings.Join(cluster.Skipped, "; "))}
 	}
-	sess, err := probe.NewSession(a)
+	sess, err := probe.NewSession(a, probe.Search)
 	if err != nil {
 		return nil, err
 	}
@@ -187,9 +187,11 @@ func Run(ctx context.Context, a *couple.Analysis, cfg Config) (*Report, error) {
 	if dialect == testcase.Std {
 		rep.Assertions = "testing"
 	}
+	// What the file covers: every goal its tests cover, the ones they
+	// were kept for and those they cover by the way.
 	covered := map[int32]bool{}
 	for _, t := range final {
-		for _, g := range t.goals {
+		for _, g := range t.covers {
 			covered[g] = true
 			rep.Covers[t.Name] = append(rep.Covers[t.Name], int(g))
 		}
@@ -262,7 +264,8 @@ func dialectOf(a *couple.Analysis) testcase.Dialect {
 // namedTest is a kept test on its way to the file.
 type namedTest struct {
 	testcase.EmitTest
-	goals []int32
+	goals  []int32
+	covers []int32
 }
 
 // nameTests names each test after the first coupled branch it covers.
@@ -285,7 +288,7 @@ func nameTests(a *couple.Analysis, tests []observedTest) []namedTest {
 				comment += fmt.Sprintf(" It covers %d more coupled branches.", more)
 			}
 		}
-		out = append(out, namedTest{EmitTest: testcase.EmitTest{Name: name, Test: t.test, Outcome: t.outcome, Comment: comment}, goals: t.goals})
+		out = append(out, namedTest{EmitTest: testcase.EmitTest{Name: name, Test: t.test, Outcome: t.outcome, Comment: comment}, goals: t.goals, covers: t.covers})
 	}
 	return out
 }

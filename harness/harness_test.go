@@ -34,7 +34,7 @@ func setup(t *testing.T, fix, caller, callee string) env {
 	e, _ := ccfg.ImportPathOf(prog, callee)
 	a, err := couple.Analyze(prog, r, e)
 	require.NoError(t, err)
-	sess, err := probe.NewSession(a)
+	sess, err := probe.NewSession(a, probe.Search)
 	require.NoError(t, err)
 	t.Cleanup(func() { sess.Close() })
 	c := testcase.NewCluster(a, 4)

@@ -74,6 +74,9 @@ func (p *Plan) instrumentPackage(c *ccfg.CCFG, rtImport string, out *Instrumente
 		}
 	}
 	for _, f := range c.External {
+		if c == p.A.Callee && p.Mode == Coverage {
+			break // entries into E matter to the search's approach levels only
+		}
 		decl, ok := f.SSA.Syntax().(*ast.FuncDecl)
 		if !ok || decl.Body == nil {
 			continue
@@ -205,7 +208,7 @@ func (fi *fileInstr) cond(anchor ast.Expr, id int32) bool {
 		}
 		break
 	}
-	if be, ok := core.(*ast.BinaryExpr); ok {
+	if be, ok := core.(*ast.BinaryExpr); ok && fi.p.Mode == Search {
 		if op, isCmp := opCodes[be.Op]; isCmp {
 			if fn, conv := fi.numericKind(be); fn != "" {
 				if neg {
@@ -266,6 +269,7 @@ func (fi *fileInstr) switchCase(sw *ast.SwitchStmt, v ast.Expr, id int32) bool {
 	switch {
 	case t == nil:
 		return false
+	case fi.p.Mode == Coverage && !types.IsInterface(t):
 	case types.IsInterface(t):
 		if _, isParam := t.(*types.TypeParam); !isParam {
 			fn = "SwE"

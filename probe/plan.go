@@ -26,14 +26,28 @@ import (
 type Plan struct {
 	A *couple.Analysis
 	*couple.Index
+	// Mode says what the probes record.
+	Mode Mode
 	// Lists are the node lists of type switches and select statements.
 	Lists  [][]int32
 	listOf map[ast.Node]int32
 }
 
+// Mode selects what the probes record.
+type Mode int
+
+const (
+	// Search records everything the search needs: outcomes, branch
+	// distances, and the entry into the callee's functions.
+	Search Mode = iota
+	// Coverage records only what coverage needs: outcomes in context. It
+	// is the cheaper mode, for cling cbc.
+	Coverage
+)
+
 // NewPlan prepares the instrumentation of an analysed pair.
-func NewPlan(a *couple.Analysis) *Plan {
-	p := &Plan{A: a, Index: a.Index(), listOf: map[ast.Node]int32{}}
+func NewPlan(a *couple.Analysis, mode Mode) *Plan {
+	p := &Plan{A: a, Index: a.Index(), Mode: mode, listOf: map[ast.Node]int32{}}
 	for _, c := range []*ccfg.CCFG{a.Caller, a.Callee} {
 		for _, n := range c.Nodes {
 			if n.Kind != ccfg.KindTypeCase && n.Kind != ccfg.KindSelect {
@@ -123,7 +137,7 @@ func (p *Plan) TableSource(pkgName string) []byte {
 		writeInts(&b, l)
 		b.WriteString(",")
 	}
-	b.WriteString("},\n}\n")
+	fmt.Fprintf(&b, "},\n\tCoverageOnly: %t,\n}\n", p.Mode == Coverage)
 	return []byte(b.String())
 }
 

@@ -2,6 +2,7 @@ package probe_test
 
 import (
 	"context"
+	"fmt"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -33,7 +34,7 @@ func analyzeIn(t *testing.T, dir, caller, callee string) *couple.Analysis {
 
 func runSuite(t *testing.T, a *couple.Analysis, opts probe.TestOptions) *probe.TestRun {
 	t.Helper()
-	s, err := probe.NewSession(a)
+	s, err := probe.NewSession(a, probe.Coverage)
 	require.NoError(t, err)
 	defer s.Close()
 	require.Empty(t, s.Unobservable)
@@ -118,7 +119,7 @@ func TestFailingSuiteStillMeasured(t *testing.T) {
 func TestNoTests(t *testing.T) {
 	dir := fixture.Copy(t, "personcar")
 	a := analyzeIn(t, dir, "./person", "./car")
-	s, err := probe.NewSession(a)
+	s, err := probe.NewSession(a, probe.Coverage)
 	require.NoError(t, err)
 	defer s.Close()
 	_, err = s.RunTests(context.Background(), probe.TestOptions{Dir: dir, Packages: []probe.TestPackage{{Path: a.Caller.Pkg.Path, Dir: a.Caller.Pkg.Dir}}})
@@ -149,18 +150,22 @@ func testResults(t *testing.T, dir string, args ...string) map[string]string {
 // Every fixture compiles under instrumentation and its own tests give the
 // same results with and without the probes.
 func TestFixtureSuitesUnchangedByProbes(t *testing.T) {
-	pairs := []struct{ fixture, caller, callee string }{
-		{"constructs", "./caller", "./callee"},
-		{"shop", "./checkout", "./pricing"},
-		{"shop", "./checkout", "./inventory"},
-		{"shop", "./pricing", "./money"},
+	pairs := []struct {
+		fixture, caller, callee string
+		mode                    probe.Mode
+	}{
+		{"constructs", "./caller", "./callee", probe.Search},
+		{"constructs", "./caller", "./callee", probe.Coverage},
+		{"shop", "./checkout", "./pricing", probe.Search},
+		{"shop", "./checkout", "./inventory", probe.Coverage},
+		{"shop", "./pricing", "./money", probe.Search},
 	}
 	for _, p := range pairs {
-		t.Run(p.fixture+" "+p.caller+" "+p.callee, func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s %s %s mode %d", p.fixture, p.caller, p.callee, p.mode), func(t *testing.T) {
 			dir := fixture.Copy(t, p.fixture)
 			before := fixture.Snapshot(t, dir)
 			a := analyzeIn(t, dir, p.caller, p.callee)
-			s, err := probe.NewSession(a)
+			s, err := probe.NewSession(a, p.mode)
 			require.NoError(t, err)
 			defer s.Close()
 			require.Empty(t, s.Unobservable)

@@ -15,14 +15,14 @@ type Session struct {
 	Unobservable []string
 }
 
-// NewSession instruments R and E of an analysed pair into a new workspace.
-// The caller must Close it.
-func NewSession(a *couple.Analysis) (*Session, error) {
+// NewSession instruments R and E of an analysed pair into a new workspace,
+// with probes of the given mode. The caller must Close it.
+func NewSession(a *couple.Analysis, mode Mode) (*Session, error) {
 	ws, err := NewWorkspace(a.Prog)
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{Plan: NewPlan(a), WS: ws}
+	s := &Session{Plan: NewPlan(a, mode), WS: ws}
 	s.RTImport, err = ws.RuntimeImport(s.Plan.TableSource("rt"))
 	if err != nil {
 		ws.Close()

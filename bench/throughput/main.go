@@ -74,7 +74,7 @@ func run(nTests, reps int, fuzzTime time.Duration) error {
 	if err != nil {
 		return err
 	}
-	sess, err := probe.NewSession(a)
+	sess, err := probe.NewSession(a, probe.Search)
 	if err != nil {
 		return err
 	}

@@ -83,7 +83,7 @@ func runCBC(c *cli.Context) error {
 			pkgs = append(pkgs, probe.TestPackage{Path: l.Path, Dir: l.Dir})
 		}
 	}
-	sess, err := probe.NewSession(a)
+	sess, err := probe.NewSession(a, probe.Coverage)
 	if err != nil {
 		return err
 	}

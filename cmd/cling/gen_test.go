@@ -65,13 +65,18 @@ func TestGenEndToEnd(t *testing.T) {
 		fixture, caller, callee, file string
 		removeTests                   []string
 		minCovered                    int
+		// exact: deterministic code, so cbc measures exactly what gen saw.
+		// The constructs fixture runs goroutines, whose callee branches the
+		// per-process context attributes by scheduling.
+		exact bool
 	}{
-		{"personcar", "./person", "./car", "person/cling_car_test.go", nil, 2},
-		{"shop", "./checkout", "./inventory", "checkout/cling_inventory_test.go", []string{"checkout/checkout_test.go"}, 2},
-		{"constructs", "./caller", "./callee", "caller/cling_callee_test.go", []string{"caller/caller_test.go"}, 60},
+		{"personcar", "./person", "./car", "person/cling_car_test.go", nil, 2, true},
+		{"shop", "./checkout", "./inventory", "checkout/cling_inventory_test.go", []string{"checkout/checkout_test.go"}, 2, true},
+		{"shop", "./pricing", "./money", "pricing/cling_money_test.go", []string{"pricing/pricing_test.go"}, 20, true},
+		{"constructs", "./caller", "./callee", "caller/cling_callee_test.go", []string{"caller/caller_test.go"}, 60, false},
 	}
 	for _, tc := range cases {
-		t.Run(tc.fixture, func(t *testing.T) {
+		t.Run(tc.fixture+tc.caller[1:]+tc.callee[1:], func(t *testing.T) {
 			dir := fixture.Copy(t, tc.fixture)
 			for _, f := range tc.removeTests {
 				require.NoError(t, os.Remove(filepath.Join(dir, f)))
@@ -92,7 +97,11 @@ func TestGenEndToEnd(t *testing.T) {
 
 			cov := cbcRun(t, dir, "--caller", tc.caller, "--callee", tc.callee)
 			assert.Equal(t, rep.CoupledBranches, cov.CoupledBranches)
-			assert.Equal(t, rep.Covered, cov.Covered, "cbc measures what gen reported")
+			if tc.exact {
+				assert.Equal(t, rep.Covered, cov.Covered, "cbc measures what gen reported")
+			} else {
+				assert.InDelta(t, rep.Covered, cov.Covered, 4, "cbc measures about what gen reported")
+			}
 		})
 	}
 }

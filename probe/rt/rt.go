@@ -17,7 +17,6 @@
 package rt
 
 import (
-	"math"
 	"os"
 	"strconv"
 )
@@ -43,6 +42,9 @@ type Table struct {
 	Goals int32
 	// Lists are the node lists of type switches and select statements.
 	Lists [][]int32
+	// CoverageOnly turns off branch distances: measuring coverage needs
+	// only outcomes.
+	CoverageOnly bool
 }
 
 const maxDepth = 256
@@ -50,6 +52,8 @@ const maxDepth = 256
 type frame struct {
 	site  int32
 	start uint32
+	// epoch is rEpoch when the call started.
+	epoch uint32
 }
 
 var (
@@ -78,6 +82,15 @@ var (
 	ctxDist  []float64
 	ctxLast  []uint32
 	ctxTouch []int32
+	// ctxScan is, per callee outcome slot, the epoch of the last check of
+	// its goals; rEpoch counts the caller outcomes taken for the first
+	// time (and tests), so an unchanged epoch means nothing new to check.
+	ctxScan []uint32
+	rEpoch  uint32 = 1
+
+	// distancesOn is false when only coverage matters (cling cbc): the
+	// probes then skip branch distances.
+	distancesOn = true
 
 	stack [maxDepth]frame
 	depth int32
@@ -129,7 +142,9 @@ func Setup(t *Table) {
 	ctxEval = make([]bool, total)
 	ctxDist = make([]float64, 2*total)
 	ctxLast = make([]uint32, 2*total)
+	ctxScan = make([]uint32, 2*total)
 	covered = make([]bool, t.Goals)
+	distancesOn = !t.CoverageOnly
 	rTouched, siteTouched, ctxTouch, coveredList = nil, nil, nil, nil
 	depth, seq = 0, 0
 	cumulative = openCumulative(int(t.Goals))
@@ -156,6 +171,7 @@ func Reset() {
 	}
 	coveredList = coveredList[:0]
 	depth, seq = 0, 0
+	rEpoch++
 }
 
 // BeginTest marks the start of a test function of the suite under
@@ -165,28 +181,34 @@ func BeginTest(name string) {
 	testStarted(name)
 }
 
-// hit records one evaluation of node n: the node's outcome and the branch
-// distances to its true and false outcomes.
+// hit records one evaluation of node n: the node's outcome and, when the
+// table asks for distances, the branch distances to its true and false
+// outcomes.
 func hit(n int32, outcome bool, dTrue, dFalse float64) {
-	if n < 0 || n >= nNodes {
+	if uint32(n) >= uint32(nNodes) {
 		return
 	}
 	if side[n] == 0 {
-		if !rEval[n] {
-			rEval[n] = true
-			rTouched = append(rTouched, n)
-			rDist[2*n], rDist[2*n+1] = dTrue, dFalse
-		} else {
-			rDist[2*n] = math.Min(rDist[2*n], dTrue)
-			rDist[2*n+1] = math.Min(rDist[2*n+1], dFalse)
-		}
 		o := 2 * n
 		if !outcome {
 			o++
 		}
+		if !rEval[n] {
+			rEval[n] = true
+			rTouched = append(rTouched, n)
+			rDist[2*n], rDist[2*n+1] = dTrue, dFalse
+		} else if distancesOn {
+			if dTrue < rDist[2*n] {
+				rDist[2*n] = dTrue
+			}
+			if dFalse < rDist[2*n+1] {
+				rDist[2*n+1] = dFalse
+			}
+		}
 		if rFirst[o] == 0 {
 			seq++
 			rFirst[o] = seq
+			rEpoch++
 		}
 		return
 	}
@@ -194,8 +216,8 @@ func hit(n int32, outcome bool, dTrue, dFalse float64) {
 	if d <= 0 || d > maxDepth {
 		return // a callee branch outside any call from R: not counted
 	}
-	fr := stack[d-1]
-	k := slotOf[fr.site*nNodes+n]
+	fr := &stack[d-1]
+	k := slotOf[int(fr.site)*int(nNodes)+int(n)]
 	if k < 0 {
 		return
 	}
@@ -204,9 +226,13 @@ func hit(n int32, outcome bool, dTrue, dFalse float64) {
 		ctxEval[slot] = true
 		ctxTouch = append(ctxTouch, slot)
 		ctxDist[2*slot], ctxDist[2*slot+1] = dTrue, dFalse
-	} else {
-		ctxDist[2*slot] = math.Min(ctxDist[2*slot], dTrue)
-		ctxDist[2*slot+1] = math.Min(ctxDist[2*slot+1], dFalse)
+	} else if distancesOn {
+		if dTrue < ctxDist[2*slot] {
+			ctxDist[2*slot] = dTrue
+		}
+		if dFalse < ctxDist[2*slot+1] {
+			ctxDist[2*slot+1] = dFalse
+		}
 	}
 	o := 2 * slot
 	ei := 2 * k
@@ -218,9 +244,12 @@ func hit(n int32, outcome bool, dTrue, dFalse float64) {
 		return // already taken in this call
 	}
 	ctxLast[o] = fr.start
-	if k >= tbl.SiteNBE[fr.site] {
+	if k >= tbl.SiteNBE[fr.site] || ctxScan[o] == fr.epoch {
+		// Not a goal's callee branch; or no caller outcome was taken for
+		// the first time since the last check: the same goals as then.
 		return
 	}
+	ctxScan[o] = fr.epoch
 	width := 2 * tbl.SiteNBE[fr.site]
 	for i, r := range tbl.SiteBR[fr.site] {
 		if f := rFirst[r]; f != 0 && f < fr.start {
@@ -267,6 +296,9 @@ func B(id int32, neg bool, v bool) bool {
 
 // I records a comparison of signed integers.
 func I(id int32, op uint8, a, b int64) bool {
+	if !distancesOn {
+		return outcome(id, op, compare(op, a, b))
+	}
 	v, dT, dF := intDistances(op, a, b)
 	record(id, op, v, dT, dF)
 	return v
@@ -274,6 +306,9 @@ func I(id int32, op uint8, a, b int64) bool {
 
 // U records a comparison of unsigned integers.
 func U(id int32, op uint8, a, b uint64) bool {
+	if !distancesOn {
+		return outcome(id, op, compare(op, a, b))
+	}
 	v, dT, dF := uintDistances(op, a, b)
 	record(id, op, v, dT, dF)
 	return v
@@ -281,6 +316,9 @@ func U(id int32, op uint8, a, b uint64) bool {
 
 // F records a comparison of floating-point numbers.
 func F(id int32, op uint8, a, b float64) bool {
+	if !distancesOn {
+		return outcome(id, op, compare(op, a, b))
+	}
 	v, dT, dF := distances(op, a, b)
 	record(id, op, v, dT, dF)
 	return v
@@ -288,9 +326,35 @@ func F(id int32, op uint8, a, b float64) bool {
 
 // S records a comparison of strings.
 func S(id int32, op uint8, a, b string) bool {
+	if !distancesOn {
+		return outcome(id, op, compare(op, a, b))
+	}
 	v, dT, dF := stringDistances(op, a, b)
 	record(id, op, v, dT, dF)
 	return v
+}
+
+// outcome records a comparison's value without distances and returns it.
+func outcome(id int32, op uint8, v bool) bool {
+	hit(id, v != (op&NegBit != 0), 0, 0)
+	return v
+}
+
+// compare evaluates a comparison operator.
+func compare[T int64 | uint64 | float64 | string](op uint8, a, b T) bool {
+	switch op &^ NegBit {
+	case OpEQ:
+		return a == b
+	case OpNE:
+		return a != b
+	case OpLT:
+		return a < b
+	case OpLE:
+		return a <= b
+	case OpGT:
+		return a > b
+	}
+	return a >= b
 }
 
 // Signed, Unsigned and Float are the numeric kinds switch probes accept.
@@ -394,7 +458,7 @@ type Token struct{}
 func Enter(s int32) Token {
 	seq++
 	if depth < maxDepth {
-		stack[depth] = frame{site: s, start: seq}
+		stack[depth] = frame{site: s, start: seq, epoch: rEpoch}
 	}
 	depth++
 	if s >= 0 && int(s) < len(siteEnter) {
