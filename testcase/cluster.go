@@ -822,7 +822,9 @@ func isStandard(path string) bool {
 // processes, the network or the runtime (os, os/exec, net, syscall, ...)
 // are never called: a random test must not delete files.
 var safeStandard = map[string]bool{
-	"errors": true, "fmt": true, "strings": true, "bytes": true, "strconv": true,
+	// fmt is left out: what it prints of pointers (addresses) differs from
+	// run to run, so assertions on it would be flaky.
+	"errors": true, "strings": true, "bytes": true, "strconv": true,
 	"unicode": true, "unicode/utf8": true, "unicode/utf16": true, "math": true,
 	"math/big": true, "math/bits": true, "encoding/hex": true, "encoding/base64": true,
 	"encoding/json": true, "regexp": true, "sort": true, "slices": true, "maps": true,

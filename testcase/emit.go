@@ -400,6 +400,22 @@ func (e *testEmitter) renderable(o Observation) bool {
 	case ObsBool, ObsInt, ObsUint, ObsFloat, ObsString:
 		b, ok := t.Underlying().(*types.Basic)
 		return ok && b.Info()&types.IsComplex == 0 && !(o.Kind == ObsFloat && strings.Contains(o.Text, "NaN"))
+	case ObsLen:
+		// The value's static type must have a length (an interface holding
+		// a slice does not).
+		switch u := t.Underlying().(type) {
+		case *types.Slice, *types.Map, *types.Array, *types.Chan:
+			return true
+		case *types.Basic:
+			return u.Info()&types.IsString != 0
+		}
+		return false
+	case ObsNil:
+		switch t.Underlying().(type) {
+		case *types.Pointer, *types.Interface, *types.Slice, *types.Map, *types.Chan, *types.Signature:
+			return true
+		}
+		return false
 	}
 	return true
 }
