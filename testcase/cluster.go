@@ -203,16 +203,31 @@ func NewCluster(a *couple.Analysis, maxDepth int) *Cluster {
 			covering[obj] = true
 		}
 	}
+	addAPI := func(op *Op, cover bool) {
+		op.API = true
+		op.Covering = op.Covering || cover
+		if slices.Contains(c.API, op) {
+			return
+		}
+		c.API = append(c.API, op)
+		if op.Covering {
+			c.Covering = append(c.Covering, op)
+		}
+	}
 	for _, fn := range apiFuncs(a.Caller.Pkg.Types) {
 		for _, op := range c.callOps(fn) {
-			if !c.buildableInputs(op, 0) {
+			if c.buildableInputs(op, 0) {
+				addAPI(op, covering[fn.Origin()])
 				continue
 			}
-			op.API = true
-			op.Covering = covering[fn.Origin()]
-			c.API = append(c.API, op)
-			if op.Covering {
-				c.Covering = append(c.Covering, op)
+			// A method of an unexported type is reached through an
+			// exported interface it implements, on values the package's
+			// constructors return as that interface.
+			for _, via := range c.viaInterfaces(fn) {
+				if c.buildableInputs(via, 0) {
+					addAPI(via, covering[fn.Origin()])
+					c.unskip(op.Name)
+				}
 			}
 		}
 	}
@@ -314,6 +329,45 @@ func apiFuncs(pkg *types.Package) []*types.Func {
 	return out
 }
 
+// viaInterfaces returns calls, through exported interfaces of the scanned
+// packages, of a method whose receiver type tests cannot name (an
+// unexported type): goldmark's extensions are *cjk values handed out as
+// goldmark.Extender.
+func (c *Cluster) viaInterfaces(fn *types.Func) []*Op {
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == nil || nameable(sig.Recv().Type(), c.Caller.Types) {
+		return nil
+	}
+	var out []*Op
+	for _, p := range c.scan {
+		if isInternalElsewhere(p.Path(), c.Caller.Types) {
+			continue
+		}
+		for _, name := range p.Scope().Names() {
+			tn, ok := p.Scope().Lookup(name).(*types.TypeName)
+			if !ok || !tn.Exported() || tn.IsAlias() {
+				continue
+			}
+			iface, ok := tn.Type().Underlying().(*types.Interface)
+			if !ok || iface.NumMethods() == 0 || !types.Implements(sig.Recv().Type(), iface) {
+				continue
+			}
+			for i := 0; i < iface.NumMethods(); i++ {
+				m := iface.Method(i)
+				if m.Name() != fn.Name() {
+					continue
+				}
+				msig := m.Type().(*types.Signature)
+				isig := types.NewSignatureType(types.NewVar(0, p, "", tn.Type()), nil, nil, msig.Params(), msig.Results(), msig.Variadic())
+				if op := c.newCallOp(m, isig, nil); op != nil {
+					out = append(out, op)
+				}
+			}
+		}
+	}
+	return out
+}
+
 // register adds an op to the cluster once, keyed by its name.
 func (c *Cluster) register(op *Op) *Op {
 	if prev, ok := c.seenOps[op.Name]; ok {
@@ -323,6 +377,19 @@ func (c *Cluster) register(op *Op) *Op {
 	c.Ops = append(c.Ops, op)
 	c.seenOps[op.Name] = op
 	return op
+}
+
+// unskip forgets the reasons recorded for what, which turned out usable.
+func (c *Cluster) unskip(what string) {
+	kept := c.Skipped[:0]
+	for _, msg := range c.Skipped {
+		if strings.HasPrefix(msg, what+": ") {
+			delete(c.skipReason, msg)
+			continue
+		}
+		kept = append(kept, msg)
+	}
+	c.Skipped = kept
 }
 
 func (c *Cluster) skip(what, why string) {
