@@ -10,7 +10,7 @@ type Index struct {
 	// Nodes are in index order: R's branching nodes, R's entry
 	// pseudo-nodes, E's branching nodes, E's entry pseudo-nodes.
 	Nodes      []IndexNode
-	nodeIndex  map[*ccfg.BranchNode]int32
+	nodeBase   map[*ccfg.Package]int32 // index of the package's first node
 	entryIndex map[*ccfg.Function]int32
 	// SiteSlots are, per call site, the callee nodes observed in its
 	// context: the nodes of B_E(s) first (in goal order), then the entry
@@ -31,11 +31,11 @@ type IndexNode struct {
 }
 
 func newIndex(a *Analysis) *Index {
-	ix := &Index{nodeIndex: map[*ccfg.BranchNode]int32{}, entryIndex: map[*ccfg.Function]int32{}}
+	ix := &Index{nodeBase: map[*ccfg.Package]int32{}, entryIndex: map[*ccfg.Function]int32{}}
 	for _, c := range []*ccfg.CCFG{a.Caller, a.Callee} {
 		callee := c == a.Callee
+		ix.nodeBase[c.Pkg] = int32(len(ix.Nodes))
 		for _, n := range c.Nodes {
-			ix.nodeIndex[n] = int32(len(ix.Nodes))
 			ix.Nodes = append(ix.Nodes, IndexNode{Node: n, Callee: callee})
 		}
 		for _, f := range c.External {
@@ -48,7 +48,7 @@ func newIndex(a *Analysis) *Index {
 		var slots []int32
 		seen := map[int32]bool{}
 		for _, b := range s.CalleeTargets {
-			i := ix.nodeIndex[b.Node]
+			i := ix.NodeIndex(b.Node)
 			if !seen[i] {
 				seen[i] = true
 				slots = append(slots, i)
@@ -77,7 +77,7 @@ func (a *Analysis) Index() *Index {
 }
 
 // NodeIndex returns the number of a branching node.
-func (ix *Index) NodeIndex(n *ccfg.BranchNode) int32 { return ix.nodeIndex[n] }
+func (ix *Index) NodeIndex(n *ccfg.BranchNode) int32 { return ix.nodeBase[n.Pkg] + int32(n.Index) }
 
 // EntryIndex returns the number of a function's entry pseudo-node, and
 // false if the function is not externally callable.
@@ -92,7 +92,7 @@ func (ix *Index) Outcome(b Branch) int32 {
 	if b.IsEntry() {
 		return 2 * ix.entryIndex[b.Entry]
 	}
-	o := 2 * ix.nodeIndex[b.Node]
+	o := 2 * ix.NodeIndex(b.Node)
 	if !b.Outcome {
 		o++
 	}

@@ -43,64 +43,130 @@ const minCalleeDistance = 0.001
 // D(b,t) is the approach level (the number of control dependences between
 // b and the nearest branching node the test evaluated, counted on the
 // CCFG across functions) plus the normalised branch distance at that node.
+//
+// Objectives are evaluated for every test of the search, so everything is
+// numbered in advance and looked up in slices.
 type Objectives struct {
 	a    *Analysis
 	ix   *Index
 	kind Fitness
-	anc  map[*ccfg.BranchNode][][]Branch
 
-	// Per-trace scratch.
+	goals []goalInfo
+	// anc holds, per node number, its control-dependence ancestors by
+	// level (computed on first use).
+	anc     [][][]ancestor
+	ancDone []bool
+	// slotOf maps site*nodes+node to the node's slot in the site's context
+	// (-1 if none); slotBase is each site's first global slot.
+	slotOf   []int32
+	slotBase []int32
+	nodes    int32
+
+	// Per-trace state, reset through the touched lists.
 	callerEval []*rt.CallerEval
 	touched    []int32
 	siteEnter  []uint32
-	slotOf     []map[int32]int32
-	slotBase   []int32
 	calleeEval []*rt.CalleeEval
 	slotTouch  []int32
-	covered    map[int32]bool
+	covered    []bool
+	covTouch   []int32
+	// Caches of D(r) per caller outcome and D(e|s) per callee slot
+	// outcome, valid for the trace whose stamp they carry.
+	stamp         uint32
+	rCache        []float64
+	rStamp        []uint32
+	eCache        []float64
+	eStamp        []uint32
+	allGoals      []int32
+	maxApproach   float64
+	entryDistance func(entry int32, site int) float64
+}
+
+// goalInfo is a coupled branch in numbers.
+type goalInfo struct {
+	site       int32
+	rOut       int32 // caller outcome number (entry pseudo-branches: 2*entry)
+	r          Branch
+	eNode      int32 // callee node number
+	eTrue      bool
+	eSlotLocal int32 // slot of eNode in the site's context
+}
+
+// ancestor is a branch controlling a node: a node's outcome, or an entry
+// pseudo-branch.
+type ancestor struct {
+	node    int32 // node number; for an entry, the entry pseudo-node number
+	outcome bool
+	entry   bool
 }
 
 // NewObjectives prepares the objectives of an analysis.
 func (a *Analysis) NewObjectives(kind Fitness) *Objectives {
 	ix := a.Index()
-	o := &Objectives{a: a, ix: ix, kind: kind, anc: map[*ccfg.BranchNode][][]Branch{}}
-	o.callerEval = make([]*rt.CallerEval, len(ix.Nodes))
+	n := int32(len(ix.Nodes))
+	o := &Objectives{a: a, ix: ix, kind: kind, nodes: n}
+	o.anc = make([][][]ancestor, n)
+	o.ancDone = make([]bool, n)
+	o.callerEval = make([]*rt.CallerEval, n)
 	o.siteEnter = make([]uint32, len(a.Sites))
+	o.slotOf = make([]int32, len(a.Sites)*int(n))
+	for i := range o.slotOf {
+		o.slotOf[i] = -1
+	}
 	total := int32(0)
-	for _, slots := range ix.SiteSlots {
-		m := map[int32]int32{}
-		for k, n := range slots {
-			m[n] = int32(k)
-		}
-		o.slotOf = append(o.slotOf, m)
+	for s, slots := range ix.SiteSlots {
 		o.slotBase = append(o.slotBase, total)
+		for k, node := range slots {
+			o.slotOf[int32(s)*n+node] = int32(k)
+		}
 		total += int32(len(slots))
 	}
 	o.calleeEval = make([]*rt.CalleeEval, total)
+	o.covered = make([]bool, len(a.Goals))
+	o.rCache = make([]float64, 2*n)
+	o.rStamp = make([]uint32, 2*n)
+	o.eCache = make([]float64, 2*total)
+	o.eStamp = make([]uint32, 2*total)
+	o.allGoals = make([]int32, len(a.Goals))
+	for i, g := range a.Goals {
+		o.allGoals[i] = int32(i)
+		en := ix.NodeIndex(g.E.Node)
+		o.goals = append(o.goals, goalInfo{
+			site: int32(g.Site.Index), rOut: ix.Outcome(g.R), r: g.R,
+			eNode: en, eTrue: g.E.Outcome, eSlotLocal: o.slotOf[int32(g.Site.Index)*n+en],
+		})
+	}
 	return o
 }
 
-// ancestors returns the branches controlling node n, by level: level 0 are
-// the branches n is directly control dependent on, level 1 theirs, and so
-// on up to entry pseudo-branches.
-func (o *Objectives) ancestors(n *ccfg.BranchNode) [][]Branch {
-	if lv, ok := o.anc[n]; ok {
-		return lv
+// ancestors returns the branches controlling node number i, by level:
+// level 0 are the branches it is directly control dependent on, level 1
+// theirs, and so on up to entry pseudo-branches.
+func (o *Objectives) ancestors(i int32) [][]ancestor {
+	if o.ancDone[i] {
+		return o.anc[i]
 	}
+	o.ancDone[i] = true
+	n := o.ix.Nodes[i].Node
 	c := o.a.Caller
 	if n.Pkg == o.a.Callee.Pkg {
 		c = o.a.Callee
 	}
 	seen := map[*ccfg.BranchNode]bool{n: true}
-	var levels [][]Branch
+	var levels [][]ancestor
 	frontier := []*ccfg.BranchNode{n}
 	for len(frontier) > 0 && len(levels) < 64 {
-		var level []Branch
+		var level []ancestor
 		var next []*ccfg.BranchNode
 		for _, m := range frontier {
 			for _, b := range o.a.ctl.controlling(c, m.Func, m.Func.BlocksOf(m)) {
-				level = append(level, b)
-				if b.Node != nil && !seen[b.Node] {
+				if b.IsEntry() {
+					e, _ := o.ix.EntryIndex(b.Entry)
+					level = append(level, ancestor{node: e, entry: true})
+					continue
+				}
+				level = append(level, ancestor{node: o.ix.NodeIndex(b.Node), outcome: b.Outcome})
+				if !seen[b.Node] {
 					seen[b.Node] = true
 					next = append(next, b.Node)
 				}
@@ -112,7 +178,7 @@ func (o *Objectives) ancestors(n *ccfg.BranchNode) [][]Branch {
 		levels = append(levels, level)
 		frontier = next
 	}
-	o.anc[n] = levels
+	o.anc[i] = levels
 	return levels
 }
 
@@ -129,10 +195,14 @@ func (o *Objectives) load(tr *rt.Trace) {
 		o.calleeEval[k] = nil
 	}
 	o.slotTouch = o.slotTouch[:0]
-	o.covered = map[int32]bool{}
+	for _, g := range o.covTouch {
+		o.covered[g] = false
+	}
+	o.covTouch = o.covTouch[:0]
+	o.stamp++
 	for i := range tr.Caller {
 		ev := &tr.Caller[i]
-		if int(ev.Node) < len(o.callerEval) {
+		if ev.Node >= 0 && ev.Node < o.nodes {
 			o.callerEval[ev.Node] = ev
 			o.touched = append(o.touched, ev.Node)
 		}
@@ -144,17 +214,20 @@ func (o *Objectives) load(tr *rt.Trace) {
 	}
 	for i := range tr.Callee {
 		ev := &tr.Callee[i]
-		if int(ev.Site) >= len(o.slotOf) {
+		if int(ev.Site) >= len(o.slotBase) || ev.Node < 0 || ev.Node >= o.nodes {
 			continue
 		}
-		if k, ok := o.slotOf[ev.Site][ev.Node]; ok {
+		if k := o.slotOf[ev.Site*o.nodes+ev.Node]; k >= 0 {
 			g := o.slotBase[ev.Site] + k
 			o.calleeEval[g] = ev
 			o.slotTouch = append(o.slotTouch, g)
 		}
 	}
 	for _, g := range tr.Covered {
-		o.covered[g] = true
+		if int(g) < len(o.covered) && !o.covered[g] {
+			o.covered[g] = true
+			o.covTouch = append(o.covTouch, g)
+		}
 	}
 }
 
@@ -163,10 +236,7 @@ func (o *Objectives) load(tr *rt.Trace) {
 // A nil trace (a test that timed out or crashed) scores worst.
 func (o *Objectives) Evaluate(tr *rt.Trace, goals []int32, out []float64) {
 	if goals == nil {
-		goals = make([]int32, len(o.a.Goals))
-		for i := range goals {
-			goals[i] = int32(i)
-		}
+		goals = o.allGoals
 	}
 	if tr == nil {
 		for i := range goals {
@@ -175,22 +245,15 @@ func (o *Objectives) Evaluate(tr *rt.Trace, goals []int32, out []float64) {
 		return
 	}
 	o.load(tr)
-	rCache := map[int32]float64{}
-	eCache := map[[2]int32]float64{}
 	for i, gi := range goals {
-		g := o.a.Goals[gi]
 		if o.covered[gi] {
 			out[i] = 0
 			continue
 		}
-		rOut := o.ix.Outcome(g.R)
-		first := o.first(rOut)
+		g := &o.goals[gi]
+		first := o.first(g.rOut)
 		if first == 0 {
-			d, ok := rCache[rOut]
-			if !ok {
-				d = o.callerDistance(g.R)
-				rCache[rOut] = d
-			}
+			d := o.callerDistanceCached(g)
 			if o.kind == Paper {
 				out[i] = d + 1
 			} else {
@@ -198,16 +261,11 @@ func (o *Objectives) Evaluate(tr *rt.Trace, goals []int32, out []float64) {
 			}
 			continue
 		}
-		if o.kind == Layered && o.siteEnter[g.Site.Index] <= first {
+		if o.kind == Layered && o.siteEnter[g.site] <= first {
 			out[i] = 1
 			continue
 		}
-		key := [2]int32{int32(g.Site.Index), o.ix.Outcome(g.E)}
-		d, ok := eCache[key]
-		if !ok {
-			d = o.calleeDistance(g.E, g.Site.Index)
-			eCache[key] = d
-		}
+		d := o.calleeDistanceCached(g)
 		v := d
 		if o.kind == Layered {
 			v = nu(d)
@@ -229,43 +287,64 @@ func (o *Objectives) first(out int32) uint32 {
 	return ev.FirstF
 }
 
-// callerDistance is D(b,t) for a branch of R.
-func (o *Objectives) callerDistance(b Branch) float64 {
-	if b.IsEntry() {
-		return o.entryDistance(b, -1)
+func (o *Objectives) callerDistanceCached(g *goalInfo) float64 {
+	if o.rStamp[g.rOut] == o.stamp {
+		return o.rCache[g.rOut]
 	}
-	if d, ok := o.evaluated(b, -1); ok {
-		return nu(d)
+	var d float64
+	if g.r.IsEntry() {
+		d = o.entryDist(g.rOut/2, -1)
+	} else if raw, ok := o.evaluated(g.rOut/2, g.r.Outcome, -1); ok {
+		d = nu(raw)
+	} else {
+		d = o.approach(g.rOut/2, -1)
 	}
-	return o.approach(b.Node, -1)
+	o.rStamp[g.rOut], o.rCache[g.rOut] = o.stamp, d
+	return d
 }
 
-// calleeDistance is D(e,t | s) for a branch of E in the context of site s.
-func (o *Objectives) calleeDistance(b Branch, site int) float64 {
-	if d, ok := o.evaluated(b, site); ok {
-		return nu(d)
+func (o *Objectives) calleeDistanceCached(g *goalInfo) float64 {
+	key := int32(-1)
+	if g.eSlotLocal >= 0 {
+		key = 2 * (o.slotBase[g.site] + g.eSlotLocal)
+		if !g.eTrue {
+			key++
+		}
+		if o.eStamp[key] == o.stamp {
+			return o.eCache[key]
+		}
 	}
-	return o.approach(b.Node, site)
+	var d float64
+	if raw, ok := o.evaluated(g.eNode, g.eTrue, int(g.site)); ok {
+		d = nu(raw)
+	} else {
+		d = o.approach(g.eNode, int(g.site))
+	}
+	if key >= 0 {
+		o.eStamp[key], o.eCache[key] = o.stamp, d
+	}
+	return d
 }
 
-// approach walks up the control dependences of node n to the nearest
+// approach walks up the control dependences of node i to the nearest
 // level with an evaluated node: approach level plus the normalised branch
 // distance there.
-func (o *Objectives) approach(n *ccfg.BranchNode, site int) float64 {
-	levels := o.ancestors(n)
+func (o *Objectives) approach(i int32, site int) float64 {
+	levels := o.ancestors(i)
 	for k, level := range levels {
 		best := math.Inf(1)
 		for _, p := range level {
 			var d float64
-			ok := true
-			if p.IsEntry() {
-				d = o.entryDistance(p, site)
+			if p.entry {
+				d = o.entryDist(p.node, site)
 			} else {
-				var raw float64
-				raw, ok = o.evaluated(p, site)
+				raw, ok := o.evaluated(p.node, p.outcome, site)
+				if !ok {
+					continue
+				}
 				d = nu(raw)
 			}
-			if ok && d < best {
+			if d < best {
 				best = d
 			}
 		}
@@ -276,48 +355,45 @@ func (o *Objectives) approach(n *ccfg.BranchNode, site int) float64 {
 	return float64(len(levels) + 1)
 }
 
-// evaluated returns the branch distance of an evaluated node to the
-// outcome b, in the caller (site < 0) or in the context of a call site.
-func (o *Objectives) evaluated(b Branch, site int) (float64, bool) {
-	n := o.ix.NodeIndex(b.Node)
+// evaluated returns the branch distance of node i, if the test evaluated
+// it, to its outcome, in the caller (site < 0) or in the context of a call
+// site.
+func (o *Objectives) evaluated(i int32, outcome bool, site int) (float64, bool) {
 	if site < 0 {
-		ev := o.callerEval[n]
+		ev := o.callerEval[i]
 		if ev == nil {
 			return 0, false
 		}
-		if b.Outcome {
+		if outcome {
 			return ev.DistT, true
 		}
 		return ev.DistF, true
 	}
-	k, ok := o.slotOf[site][n]
-	if !ok {
+	k := o.slotOf[int32(site)*o.nodes+i]
+	if k < 0 {
 		return 0, false
 	}
 	ev := o.calleeEval[o.slotBase[site]+k]
 	if ev == nil {
 		return 0, false
 	}
-	if b.Outcome {
+	if outcome {
 		return ev.DistT, true
 	}
 	return ev.DistF, true
 }
 
-// entryDistance is the distance of an entry pseudo-branch: ENTRY always
-// runs; the branch distance is 0 if the function was entered, 1 if not.
-func (o *Objectives) entryDistance(b Branch, site int) float64 {
-	i, ok := o.ix.EntryIndex(b.Entry)
-	if !ok {
-		return nu(1)
-	}
+// entryDist is the distance of an entry pseudo-branch (entry pseudo-node
+// number e): ENTRY always runs; the branch distance is 0 if the function
+// was entered, 1 if not.
+func (o *Objectives) entryDist(e int32, site int) float64 {
 	if site < 0 {
-		if o.callerEval[i] != nil {
+		if o.callerEval[e] != nil {
 			return 0
 		}
 		return nu(1)
 	}
-	if k, ok := o.slotOf[site][i]; ok && o.calleeEval[o.slotBase[site]+k] != nil {
+	if k := o.slotOf[int32(site)*o.nodes+e]; k >= 0 && o.calleeEval[o.slotBase[site]+k] != nil {
 		return 0
 	}
 	return nu(1)
