@@ -20,12 +20,21 @@ lint:
 bench: build
 	./bench/run.sh
 
-# cling's main job on a bundled fixture, in a temporary copy.
+# cling's main job on a bundled fixture, in a temporary copy: generate
+# integration tests of the shop's checkout package calling pricing, show
+# the start of the file, and measure the coverage before and after.
 demo: build
-	@d=$$(mktemp -d) && cp -r testdata/shop $$d/ && \
-	echo "# copy of testdata/shop in $$d/shop" && \
-	./$(BIN) -C $$d/shop pairs && echo && \
-	./$(BIN) -C $$d/shop analyze --caller ./checkout --callee ./inventory
+	@d=$$(mktemp -d) && cp -r testdata/shop $$d/ && cd $$d/shop && \
+	echo "== copy of testdata/shop in $$d/shop" && \
+	echo "== coupled-branch coverage of the hand-written tests" && \
+	$(CURDIR)/$(BIN) cbc --caller ./checkout --callee ./pricing | head -3 && \
+	echo "== cling gen" && \
+	$(CURDIR)/$(BIN) gen --caller ./checkout --callee ./pricing --budget 20s && \
+	echo "== the first generated test" && \
+	sed -n '/^func Test/,/^}/p' checkout/cling_pricing_test.go | sed '/^}/q' && \
+	echo "== coverage with the generated tests" && \
+	$(CURDIR)/$(BIN) cbc --caller ./checkout --callee ./pricing | head -3 && \
+	go test ./checkout
 
 clean:
 	rm -rf bin
