@@ -14,6 +14,7 @@ import (
 
 	"github.com/cling-go/cling/ccfg"
 	"github.com/cling-go/cling/couple"
+	"github.com/cling-go/cling/internal/srcedit"
 )
 
 // RT is the name instrumented files import the probe runtime under.
@@ -60,7 +61,7 @@ func (p *Plan) instrumentPackage(c *ccfg.CCFG, rtImport string, out *Instrumente
 			return fmt.Errorf("reading %s: %w", path, err)
 		}
 		tf := p.A.Prog.Fset.File(f.Pos())
-		fi := &fileInstr{p: p, c: c, pkg: pkg, file: f, path: path, tf: tf, ed: &editor{src: src}, parent: parents(f), depths: map[ast.Node]int{}}
+		fi := &fileInstr{p: p, c: c, pkg: pkg, file: f, path: path, tf: tf, ed: &editor{src: src}, parent: srcedit.Parents(f), depths: map[ast.Node]int{}}
 		byFile[tf] = fi
 		order = append(order, fi)
 	}
@@ -736,22 +737,4 @@ func raiseVersion(src []byte, f *ast.File, tf *token.File, fileVersion, path str
 	}
 	header := fmt.Sprintf("//go:build %s\n\n//line %s:1\n", expr, path)
 	return append([]byte(header), src...), nil
-}
-
-// parents maps every node of a file to its parent.
-func parents(f *ast.File) map[ast.Node]ast.Node {
-	m := map[ast.Node]ast.Node{}
-	var stack []ast.Node
-	ast.Inspect(f, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return true
-		}
-		if len(stack) > 0 {
-			m[n] = stack[len(stack)-1]
-		}
-		stack = append(stack, n)
-		return true
-	})
-	return m
 }
