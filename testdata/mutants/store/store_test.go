@@ -1,0 +1,9 @@
+package store
+
+import "testing"
+
+func TestNew(t *testing.T) {
+	if New() == nil {
+		t.Fatal("New returned nil")
+	}
+}
