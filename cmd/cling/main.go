@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 
@@ -72,6 +73,16 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 			code = exitFailure
 		}
 	}()
+	if path := os.Getenv("CLING_CPUPROFILE"); path != "" {
+		// A CPU profile of cling itself, for performance work.
+		if f, err := os.Create(path); err == nil {
+			pprof.StartCPUProfile(f)
+			defer func() {
+				pprof.StopCPUProfile()
+				f.Close()
+			}()
+		}
+	}
 	app := newApp(stdout, stderr)
 	err := app.RunContext(ctx, args)
 	if ctx.Err() != nil {
@@ -148,6 +159,7 @@ directory (./parser); --dir changes that directory, like go -C.`,
 			analyzeCommand(),
 			cbcCommand(),
 			genCommand(),
+			mutateCommand(),
 		},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return &usageError{msg: err.Error()}

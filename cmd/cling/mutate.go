@@ -1,0 +1,151 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/cling-go/cling/ccfg"
+	"github.com/cling-go/cling/mutate"
+	"github.com/urfave/cli/v2"
+)
+
+func mutateCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "mutate",
+		Usage: "interface mutation analysis of a test suite",
+		UsageText: "cling mutate --caller R --callee E [--operators interface|all|NAME,...] [--tests PATTERN...] [--run REGEX]\n" +
+			"       [--workers N] [--json] [--html DIR] [--compare FILE] [--min-score S]",
+		Description: `Judges a test suite by the interface faults it detects. RetStaRep replaces
+what a function of E reachable from R's call sites returns (zero value,
+negated bool, 0 -> 1 and x -> 0, nil <-> non-nil error, "" and nil), one
+mutant per return position. FunCalDel deletes a call of R into E, or replaces
+its result by the zero value or by an argument of the same type. With
+--operators all (or conventional, or names) the PIT-style operators
+ConditionalsBoundary, NegateConditionals, RemoveConditionals, Math,
+Increments and InlineConstant also mutate all of R and E.
+
+All mutants are compiled once into one test binary per tested package
+(mutant schemata) in a temporary overlay; the module is never written.
+Mutants that do not type-check are not-viable. A baseline run, which must
+pass, records which tests reach which mutant; a mutant no test reaches is
+not-covered, the others run against the tests that reach them, in parallel,
+each with a timeout of (baseline time x --timeout-factor + --timeout-floor).
+A mutant is killed when a selected test fails or panics.
+
+Score = (killed + timeout) / (all - not-viable). By default the tests of R
+and E run; --tests names other packages. --compare FILE reports which
+mutants only the tests of FILE (for example a cling gen suite) detect and
+which only the other tests do; a FILE outside the tested packages joins R's
+package for the run. --min-score makes cling exit with status 1 when the
+score is lower, for use as a pre-merge gate.`,
+		Flags: append(pairFlags(),
+			&cli.StringSliceFlag{Name: "operators", Aliases: []string{"o"}, Usage: "operators to apply: interface (default), conventional, all, or operator `NAMES`"},
+			&cli.StringSliceFlag{Name: "tests", Usage: "run the tests of the packages matching `PATTERN` instead of R's and E's (repeatable)"},
+			&cli.StringFlag{Name: "run", Usage: "use only the top-level tests matching `REGEX` (go test -run)"},
+			&cli.IntFlag{Name: "workers", Aliases: []string{"j"}, Usage: "evaluate `N` mutants in parallel (default: number of CPUs)"},
+			&cli.BoolFlag{Name: "json", Usage: "write the result as JSON to stdout"},
+			&cli.StringFlag{Name: "html", Usage: "write an HTML report to `DIR`/index.html"},
+			&cli.StringFlag{Name: "compare", Usage: "compare the mutants killed by the tests of generated test `FILE` with those killed by the others"},
+			&cli.Float64Flag{Name: "min-score", Usage: "exit with status 1 if the mutation score is below `S` (0 to 1)"},
+			&cli.Float64Flag{Name: "timeout-factor", Value: 5, Usage: "a mutant run may take `F` times the baseline time of its tests"},
+			&cli.DurationFlag{Name: "timeout-floor", Value: 2 * time.Second, Usage: "plus `D`"},
+			&cli.BoolFlag{Name: "naive", Hidden: true, Usage: "also evaluate every executed mutant with a build of its own and compare (benchmarks)"},
+			&cli.BoolFlag{Name: "timing", Hidden: true, Usage: "include the time of each phase in the JSON output"},
+		),
+		Action: runMutate,
+	}
+}
+
+func runMutate(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return usagef("mutate takes no arguments (got %q); name packages with --caller and --callee", c.Args().First())
+	}
+	ops, err := mutate.ParseOperators(c.StringSlice("operators"))
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if s := c.Float64("min-score"); s < 0 || s > 1 {
+		return usagef("--min-score must be between 0 and 1 (got %g)", s)
+	}
+	if c.Float64("timeout-factor") <= 0 || c.Duration("timeout-floor") < 0 {
+		return usagef("--timeout-factor must be positive and --timeout-floor not negative")
+	}
+	a, err := loadPair(c)
+	if err != nil {
+		return err
+	}
+	cfg := mutate.Config{
+		Analysis:      a,
+		Operators:     ops,
+		Run:           c.String("run"),
+		Tags:          globalLoad(c).Tags,
+		Workers:       c.Int("workers"),
+		TimeoutFactor: c.Float64("timeout-factor"),
+		TimeoutFloor:  c.Duration("timeout-floor"),
+		Compare:       c.String("compare"),
+		Naive:         c.Bool("naive"),
+	}
+	if cfg.Compare != "" {
+		if _, err := os.Stat(cfg.Compare); err != nil {
+			return fmt.Errorf("--compare: %w", err)
+		}
+	}
+	if pats := c.StringSlice("tests"); len(pats) > 0 {
+		lc := globalLoad(c)
+		lc.Patterns = pats
+		listed, err := ccfg.List(lc)
+		if err != nil {
+			return err
+		}
+		for _, l := range listed {
+			cfg.Tests = append(cfg.Tests, mutate.TestPackage{Path: l.Path, Dir: l.Dir})
+		}
+	}
+	if writerIsTerminal(c.App.ErrWriter) {
+		cfg.Progress = progressPrinter(c.App.ErrWriter)
+	}
+	res, err := mutate.Run(c.Context, cfg)
+	if cfg.Progress != nil {
+		fmt.Fprint(c.App.ErrWriter, "\r\033[K")
+	}
+	if err != nil {
+		var nt *mutate.NoTestsError
+		var be *mutate.BaselineError
+		switch {
+		case errors.As(err, &nt):
+			return &exitError{code: exitFailure, msg: nt.Msg}
+		case errors.As(err, &be):
+			return &exitError{code: exitFailure, msg: be.Error()}
+		}
+		return err
+	}
+	if dir := c.String("html"); dir != "" {
+		if err := mutate.WriteHTML(dir, res); err != nil {
+			return fmt.Errorf("writing the HTML report: %w", err)
+		}
+	}
+	if c.Bool("json") {
+		if err := writeJSON(c.App.Writer, mutate.NewReport(res, c.Bool("timing") || cfg.Naive)); err != nil {
+			return err
+		}
+	} else {
+		mutate.WriteText(c.App.Writer, res)
+	}
+	if n := res.Naive; n != nil && len(n.Mismatches) > 0 {
+		return &exitError{code: exitFailure, msg: fmt.Sprintf("%d mutants have another status when built one by one", len(n.Mismatches))}
+	}
+	if min := c.Float64("min-score"); min > 0 && res.Score() < min {
+		return &exitError{code: exitFailure, msg: fmt.Sprintf("mutation score %.1f%% is below --min-score %.1f%%", 100*res.Score(), 100*min)}
+	}
+	return nil
+}
+
+// progressPrinter shows the progress of a run on one terminal line.
+func progressPrinter(w io.Writer) func(phase string, done, total int) {
+	return func(phase string, done, total int) {
+		fmt.Fprintf(w, "\r\033[K%s: %d/%d", phase, done, total)
+	}
+}
