@@ -36,6 +36,9 @@ const (
 )
 
 func main() {
+	// A reader that goes away (cling pairs | head) makes writes fail with
+	// EPIPE instead of killing cling before it removes its temporary files.
+	signal.Ignore(syscall.SIGPIPE)
 	os.Exit(run(os.Args, os.Stdout, os.Stderr))
 }
 
@@ -84,13 +87,16 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		}
 	}
 	app := newApp(stdout, stderr)
-	err := app.RunContext(ctx, args)
+	err := app.RunContext(ctx, interspersed(app, args))
 	if ctx.Err() != nil {
 		fmt.Fprintln(stderr, "cling: interrupted")
 		return exitFailure
 	}
 	if err == nil {
 		return exitOK
+	}
+	if errors.Is(err, syscall.EPIPE) {
+		return exitFailure // the reader left; nobody to tell
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
