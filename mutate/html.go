@@ -141,14 +141,10 @@ func newHTMLData(res *Result) *htmlData {
 
 var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"join": func(ids []int) string {
-		var s []string
-		for _, id := range ids {
-			s = append(s, fmt.Sprintf("#%d", id))
-		}
-		if len(s) == 0 {
+		if len(ids) == 0 {
 			return "none"
 		}
-		return strings.Join(s, " ")
+		return strings.TrimSuffix(strings.TrimPrefix(idList(ids), " ("), ")")
 	},
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
@@ -181,7 +177,7 @@ details.file > summary .pkg { color: #607d8b; margin-left: 8px; font-family: sys
 table.src { border-collapse: collapse; width: 100%; font-family: ui-monospace, "SFMono-Regular", Menlo, monospace; font-size: 12.5px; }
 table.src td { padding: 0 8px; vertical-align: top; white-space: pre; }
 table.src td.n { color: #90a4ae; text-align: right; user-select: none; width: 1%; }
-table.src td.m { width: 1%; padding: 0 4px; }
+table.src td.m { width: 96px; min-width: 96px; padding: 0 4px; white-space: normal; }
 tr.l-killed td.c { background: #e8f5e9; } tr.l-survived td.c { background: #ffebee; } tr.l-not-covered td.c { background: #fff3e0; }
 tr.l-timeout td.c { background: #f3e5f5; } tr.l-not-viable td.c { background: #f5f5f5; }
 tr.detail td { white-space: normal; font-family: system-ui, sans-serif; font-size: 12.5px; background: #fffde7; padding: 4px 10px 6px 40px; }
@@ -225,7 +221,7 @@ only by the existing tests: {{len .OnlyExisting}} ({{join .OnlyExisting}}); by b
 <summary>{{.Rel}}<span class="pkg">{{.Package}}</span> {{range .Counts}}<span class="pill s-{{.Status}}">{{.N}} {{.Status}}</span>{{end}}</summary>
 <table class="src">
 {{range .Lines}}<tr class="code{{if .Mutants}} has{{end}}"><td class="n">{{.N}}</td><td class="m">{{range .Mutants}}<span class="pill s-{{.Status}} mut" data-s="{{.Status}}" data-o="{{.Operator}}" title="#{{.ID}} {{.Operator}}: {{.Description}} ({{.Status}})">{{.ID}}</span>{{end}}</td><td class="c">{{.Code}}</td></tr>
-{{if .Mutants}}<tr class="detail hidden"><td></td><td colspan="2"><ul>{{range .Mutants}}<li class="mi" data-s="{{.Status}}" data-o="{{.Operator}}"><span class="pill s-{{.Status}}">{{.Status}}</span> <b>#{{.ID}} {{.Operator}}</b> col {{.Col}}: {{.Description}}{{if .KilledBy}} <span class="why">— killed by {{.KilledBy}}</span>{{else if eq .Status "survived"}} <span class="why">— {{.Tests}} tests reach it, none fails</span>{{end}}{{if .Reason}} <span class="why">— {{.Reason}}</span>{{end}}</li>{{end}}</ul></td></tr>{{end}}
+{{if .Mutants}}<tr class="detail hidden"><td></td><td colspan="2"><ul>{{range .Mutants}}<li class="mi" data-s="{{.Status}}" data-o="{{.Operator}}"><span class="pill s-{{.Status}}">{{.Status}}</span> <b>#{{.ID}} {{.Operator}}</b> col {{.Col}}: {{.Description}}{{if .KilledBy}} <span class="why">— killed by {{.KilledBy}}</span>{{else if eq .Status "survived"}} <span class="why">— {{if eq .Tests 1}}1 test reaches it and passes{{else}}{{.Tests}} tests reach it, none fails{{end}}</span>{{end}}{{if .Reason}} <span class="why">— {{.Reason}}</span>{{end}}</li>{{end}}</ul></td></tr>{{end}}
 {{end}}</table>
 </details>
 {{end}}
