@@ -54,6 +54,8 @@ type frame struct {
 	start uint32
 	// epoch is rEpoch when the call started.
 	epoch uint32
+	// ctx identifies the call for the fast path of the probes.
+	ctx uint32
 }
 
 var (
@@ -101,6 +103,23 @@ var (
 	cumulative  []byte // per goal, the whole process (cbc), may be nil
 
 	rangeBreak []bool
+
+	// The fast path. ctx identifies the current context: the call site of
+	// the innermost call together with the caller outcomes taken before
+	// that call started (rEpoch), or the code outside every call of the
+	// current test. Two calls at one site with no new caller outcome in
+	// between share a context: what the callee does in the second can
+	// cover nothing the first did not. No context ID is used in two tests.
+	// stamp holds, per node outcome, the context in which the outcome was
+	// last recorded. A probe whose distances are constant (a bool
+	// condition, a type-switch case, a range loop) and whose outcome was
+	// recorded in the current context already has nothing new to record:
+	// it returns at once.
+	ctx, outside, lastCtx uint32
+	stamp                 []uint32
+	// siteCtx is the context of the calls at each site that start at
+	// epoch siteCtxEpoch.
+	siteCtx, siteCtxEpoch []uint32
 )
 
 func init() {
@@ -147,7 +166,42 @@ func Setup(t *Table) {
 	distancesOn = !t.CoverageOnly
 	rTouched, siteTouched, ctxTouch, coveredList = nil, nil, nil, nil
 	depth, seq = 0, 0
+	stamp = make([]uint32, 2*nNodes)
+	siteCtx, siteCtxEpoch = make([]uint32, sites), make([]uint32, sites)
+	newOutside()
 	cumulative = openCumulative(int(t.Goals))
+}
+
+// newContext returns a context ID never used before in this process.
+func newContext() uint32 {
+	lastCtx++
+	return lastCtx
+}
+
+// newOutside starts a new context outside every call.
+func newOutside() {
+	outside = newContext()
+	ctx = outside
+}
+
+// setContext makes ctx the context of the innermost call at the current
+// depth.
+func setContext() {
+	switch {
+	case depth <= 0:
+		ctx = outside
+	case depth <= maxDepth:
+		ctx = stack[depth-1].ctx
+	default:
+		ctx = newContext() // probes beyond maxDepth record nothing
+	}
+}
+
+// seen reports whether outcome o (2*node, +1 for false) was recorded in
+// the current context already. It is small enough to be inlined into the
+// probes.
+func seen(o int32) bool {
+	return uint32(o) < uint32(len(stamp)) && stamp[o] == ctx
 }
 
 // Reset clears the per-test state: a new test execution begins.
@@ -172,6 +226,7 @@ func Reset() {
 	coveredList = coveredList[:0]
 	depth, seq = 0, 0
 	rEpoch++
+	newOutside()
 }
 
 // BeginTest marks the start of a test function of the suite under
@@ -187,6 +242,11 @@ func BeginTest(name string) {
 func hit(n int32, outcome bool, dTrue, dFalse float64) {
 	if uint32(n) >= uint32(nNodes) {
 		return
+	}
+	if outcome {
+		stamp[2*n] = ctx
+	} else {
+		stamp[2*n+1] = ctx
 	}
 	if side[n] == 0 {
 		o := 2 * n
@@ -280,6 +340,18 @@ func record(id int32, op uint8, v bool, dTrue, dFalse float64) {
 // B records a boolean condition (or a comparison without a numeric
 // distance, such as x == nil); neg says the node is the negation of v.
 func B(id int32, neg bool, v bool) bool {
+	o := 2 * id
+	if v == neg {
+		o++
+	}
+	if !seen(o) {
+		bSlow(id, neg, v)
+	}
+	return v
+}
+
+// bSlow records a boolean condition not seen in the current context.
+func bSlow(id int32, neg bool, v bool) {
 	var dT, dF float64
 	if v {
 		dF = 1
@@ -291,7 +363,6 @@ func B(id int32, neg bool, v bool) bool {
 	} else {
 		hit(id, v, dT, dF)
 	}
-	return v
 }
 
 // I records a comparison of signed integers.
@@ -336,7 +407,13 @@ func S(id int32, op uint8, a, b string) bool {
 
 // outcome records a comparison's value without distances and returns it.
 func outcome(id int32, op uint8, v bool) bool {
-	hit(id, v != (op&NegBit != 0), 0, 0)
+	o := 2 * id
+	if v == (op&NegBit != 0) {
+		o++
+	}
+	if !seen(o) {
+		hit(id, v != (op&NegBit != 0), 0, 0)
+	}
 	return v
 }
 
@@ -414,16 +491,24 @@ func List(list int32, k int32) {
 	for j, n := range l {
 		switch {
 		case int32(j) < k:
-			hit(n, false, 1, 0)
+			if !seen(2*n + 1) {
+				hit(n, false, 1, 0)
+			}
 		case int32(j) == k:
-			hit(n, true, 0, 1)
+			if !seen(2 * n) {
+				hit(n, true, 0, 1)
+			}
 			return
 		}
 	}
 }
 
 // RangeIter records that a range loop starts an iteration.
-func RangeIter(id int32) { hit(id, true, 0, 1) }
+func RangeIter(id int32) {
+	if !seen(2 * id) {
+		hit(id, true, 0, 1)
+	}
+}
 
 // RangeBreak marks that a range loop is left by break: the statement after
 // the loop is reached without the range being exhausted.
@@ -443,7 +528,9 @@ func RangeEnd(id int32) {
 		rangeBreak[id] = false
 		return
 	}
-	hit(id, false, 1, 0)
+	if !seen(2*id + 1) {
+		hit(id, false, 1, 0)
+	}
 }
 
 // Entry records that an externally callable function was entered (an
@@ -457,8 +544,17 @@ type Token struct{}
 // matching exit belong to a call made at s.
 func Enter(s int32) Token {
 	seq++
+	if uint32(s) < uint32(len(siteCtx)) && depth < maxDepth {
+		if siteCtxEpoch[s] != rEpoch {
+			siteCtxEpoch[s] = rEpoch
+			siteCtx[s] = newContext()
+		}
+		ctx = siteCtx[s]
+	} else {
+		ctx = newContext()
+	}
 	if depth < maxDepth {
-		stack[depth] = frame{site: s, start: seq, epoch: rEpoch}
+		stack[depth] = frame{site: s, start: seq, epoch: rEpoch, ctx: ctx}
 	}
 	depth++
 	if s >= 0 && int(s) < len(siteEnter) {
@@ -474,6 +570,7 @@ func exit() {
 	if depth > 0 {
 		depth--
 	}
+	setContext()
 }
 
 // Recv enters call site s while the receiver of a method call is
@@ -515,6 +612,7 @@ func Depth() int32 { return depth }
 func Restore(d int32) {
 	if d < depth {
 		depth = d
+		setContext()
 	}
 }
 

@@ -222,3 +222,78 @@ func TestListAndRange(t *testing.T) {
 	RangeEnd(3)
 	assert.NotZero(t, rFirst[7], "exhausted")
 }
+
+// The fast path skips outcomes already recorded in the current context (a
+// call site and the caller outcomes taken before the call); it must never
+// skip one that can cover something new: in a later call at the same site
+// after the caller took a new outcome, in a new test, back in the caller
+// after a nested call returned, or below calls nested too deep to record.
+func TestRepeatedOutcomesAcrossContexts(t *testing.T) {
+	// Node 0 and 3 are caller nodes, 1 and 2 callee nodes; site 0 has the
+	// caller targets "0 true" and "3 true" and B_E = {1}.
+	Setup(&Table{
+		Side:      []uint8{0, 1, 1, 0},
+		SiteBR:    [][]int32{{0, 6}},
+		SiteSlots: [][]int32{{1, 2}},
+		SiteNBE:   []int32{1},
+		GoalBase:  []int32{0},
+		Goals:     4,
+	})
+	t.Cleanup(func() { Setup(&Table{}) })
+	call := func(outcomes ...bool) {
+		Enter(0)
+		for _, v := range outcomes {
+			B(1, false, v)
+			B(1, false, v)
+		}
+		X0()
+	}
+
+	Reset()
+	B(0, false, true)
+	call(true, true)
+	assert.Equal(t, []int32{0}, Covered(), "(s, 0 true, 1 true)")
+	B(3, false, true)
+	B(3, false, true)
+	call(true)
+	assert.Equal(t, []int32{0, 2}, Covered(), "the same callee outcome in a later call covers (s, 3 true, 1 true)")
+	call(false)
+	assert.Equal(t, []int32{0, 2, 1, 3}, Covered())
+
+	// A new test starts from nothing: the same probes record again.
+	Reset()
+	call(true)
+	B(0, false, true)
+	assert.Empty(t, Covered())
+	call(true)
+	assert.Equal(t, []int32{0}, Covered())
+	assert.NotZero(t, rFirst[0])
+
+	// A caller outcome taken inside a call (a callback from E into R)
+	// still counts for later calls; back outside, the caller context is
+	// the one before the call.
+	Reset()
+	Enter(0)
+	B(3, false, true)
+	X0()
+	B(3, false, true)
+	call(false)
+	assert.Equal(t, []int32{3}, Covered())
+
+	// Probes beyond the maximum depth record nothing, and the context
+	// below is intact afterwards.
+	Reset()
+	B(0, false, true)
+	Enter(0)
+	for i := 0; i < maxDepth+2; i++ {
+		Enter(0)
+	}
+	B(1, false, true)
+	for i := 0; i < maxDepth+2; i++ {
+		X0()
+	}
+	assert.Empty(t, Covered())
+	B(1, false, true)
+	X0()
+	assert.Equal(t, []int32{0}, Covered())
+}
