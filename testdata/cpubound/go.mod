@@ -1,0 +1,3 @@
+module example.com/cpubound
+
+go 1.22
