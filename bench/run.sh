@@ -10,6 +10,7 @@
 #   BENCH_RUNS=N        timed rounds per measurement (default 7)
 #   CLING=PATH          measure this cling binary instead of building one
 #   BENCH_KEEP=1        keep the work directory (printed on stderr)
+#   BENCH_EFFECTIVENESS=0  skip the two-hour effectiveness benchmark
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -191,11 +192,32 @@ EOF
 	"$BIN/cbcsummary" "testdata/cpubound=$WORK/cbc-cpubound.json" "$EXPR=$WORK/cbc-expr.json" \
 		"$HCL=$WORK/cbc-hcl.json" "$GOLDMARK=$WORK/cbc-goldmark.json" "$GOLDMARK=$WORK/cbc-goldmark-ext.json"
 
+	cat <<EOF
+
+## Executor throughput (cling gen)
+
+Test executions per second per worker on the personcar fixture, 1 and 2
+workers, against \`go test -fuzz\` on a fuzz target calling the same entry
+function (the speed of light for in-process execution). Target ≥ 5,000/s
+per worker.
+
+EOF
+	log "executor throughput"
+	(cd "$ROOT" && go run ./bench/throughput)
+
 	# Mutation benchmarks belong to bench/mutate; their output is appended.
 	if [ -x "$ROOT/bench/mutate/run.sh" ]; then
 		log "running bench/mutate/run.sh"
 		echo
 		CLING=$CLING BENCH_RUNS=$RUNS BENCH_WORK=$WORK "$ROOT/bench/mutate/run.sh"
+	fi
+
+	# The effectiveness benchmark takes about two hours; BENCH_EFFECTIVENESS=0
+	# skips it.
+	if [ "${BENCH_EFFECTIVENESS:-1}" != 0 ]; then
+		log "running bench/effectiveness/run.sh (about two hours)"
+		echo
+		CLING=$CLING "$ROOT/bench/effectiveness/run.sh"
 	fi
 }
 
