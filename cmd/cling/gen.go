@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -58,6 +59,12 @@ random is random search with an archive (the baseline). The same --seed with
 func runGen(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usagef("gen takes no arguments (got %q)", c.Args().First())
+	}
+	if os.Getenv("GOGC") == "" {
+		// The search allocates a trace and objective vector per execution
+		// but keeps little: collecting less often leaves the CPU to the
+		// executor workers.
+		debug.SetGCPercent(400)
 	}
 	cfg := gen.DefaultConfig()
 	cfg.Algorithm = c.String("algorithm")
