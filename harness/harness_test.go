@@ -2,6 +2,7 @@ package harness_test
 
 import (
 	"context"
+	"fmt"
 	"go/types"
 	"os/exec"
 	"strings"
@@ -167,4 +168,55 @@ func TestResultsIndependentOfWorkers(t *testing.T) {
 		assert.Equal(t, one[i].Trace, two[i].Trace, "test %d", i)
 		assert.Equal(t, one[i].Outcome, two[i].Outcome, "test %d", i)
 	}
+}
+
+// At the end of a test, the fields of values the test set up itself are
+// observed only where the code under test changed them.
+func TestEndObservationsSkipFieldsAsSetUp(t *testing.T) {
+	v := setup(t, "personcar", "./person", "./car")
+	x := v.executor(t, 1, time.Second)
+	op := func(name string) *testcase.Op {
+		for _, o := range v.c.Ops {
+			if o.Name == name {
+				return o
+			}
+		}
+		t.Fatalf("no op %q", name)
+		return nil
+	}
+	num := v.c.Producers(types.Typ[types.Int])[0]
+	boolean := v.c.Producers(types.Typ[types.Bool])[0]
+	drive := op("(*person.Person).DriveToHome")
+	stmts := func(fuel, setTo int64) []testcase.Stmt {
+		s := []testcase.Stmt{
+			{Op: num, Value: fuel},
+			{Op: op("&{} car.Car"), Args: []testcase.Ref{{Stmt: 0}}},
+			{Op: boolean, Value: false},
+			{Op: op("&{} person.Person"), Args: []testcase.Ref{{Stmt: 1}, {Stmt: 2}}},
+		}
+		if setTo >= 0 {
+			s = append(s, testcase.Stmt{Op: num, Value: setTo},
+				testcase.Stmt{Op: op("*car.Car.FuelAmount ="), Args: []testcase.Ref{{Stmt: 1}, {Stmt: 4}}})
+		}
+		return append(s, testcase.Stmt{Op: drive, Args: []testcase.Ref{{Stmt: 3}}})
+	}
+	tests := []*testcase.Test{
+		{Stmts: stmts(10, -1)},  // refuelled to 100
+		{Stmts: stmts(100, -1)}, // driven: 90
+		{Stmts: stmts(100, 30)}, // set to 30, refuelled to 100
+	}
+	res, err := x.Run(context.Background(), tests, true)
+	require.NoError(t, err)
+	endObs := func(r harness.Result) []string {
+		var out []string
+		for _, o := range r.Outcome.Observations {
+			if o.End {
+				out = append(out, fmt.Sprintf("%d%s=%s", o.Ref.Stmt, o.Path, o.Text))
+			}
+		}
+		return out
+	}
+	assert.Equal(t, []string{"1.FuelAmount=100"}, endObs(res[0]), "the person's fields are as set up")
+	assert.Equal(t, []string{"1.FuelAmount=90"}, endObs(res[1]))
+	assert.Equal(t, []string{"1.FuelAmount=100"}, endObs(res[2]))
 }

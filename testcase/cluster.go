@@ -80,6 +80,13 @@ type Op struct {
 	API      bool
 }
 
+// SetsUp reports whether the op prepares the test's inputs rather than
+// exercising R's API: everything but calls of R's exported functions and
+// methods. The state such an op leaves a value in is the test's own doing,
+// so assertions on the value's fields at the end of the test are kept only
+// for the fields that changed since.
+func (o *Op) SetsUp() bool { return !(o.Kind == OpCall && o.API) }
+
 // Inputs are the types of the op's arguments.
 func (o *Op) Inputs() []types.Type {
 	switch o.Kind {

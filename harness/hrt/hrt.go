@@ -38,6 +38,11 @@ type Op struct {
 	Prim func(v any) any
 	// ErrorOut marks the outputs of static type error.
 	ErrorOut []bool
+	// Setup marks ops that prepare inputs (not calls of R's API): the
+	// fields of the struct values they produce or change are snapshot, and
+	// at the end of the test only fields that differ from the snapshot are
+	// observed.
+	Setup bool
 }
 
 // As converts an argument to the parameter type; nil (an omitted argument
@@ -185,6 +190,8 @@ type result struct {
 	values    []any
 	done      int // statements completed
 	obs       []observation
+	// snaps holds, per value built by set-up ops, its fields as set up.
+	snaps map[int]map[observation]bool
 }
 
 // run executes a test in its own goroutine, so that a runtime.Goexit or a
@@ -229,6 +236,9 @@ func run(cfg Config, t *test, observe bool) *result {
 				for r := 0; r < op.Outputs; r++ {
 					isErr := r < len(op.ErrorOut) && op.ErrorOut[r]
 					res.obs = append(res.obs, describe(res.done, r, res.values[s.base+r], isErr, false)...)
+				}
+				if op.Setup {
+					res.snapshot(s, op)
 				}
 			}
 			res.done++
@@ -312,6 +322,34 @@ type observation struct {
 	text         string
 }
 
+// snapshot records the fields of the struct values a set-up op produced,
+// and again those of its arguments that were snapshot before (a field set
+// or a set-up method may have changed them).
+func (res *result) snapshot(s stmt, op Op) {
+	if res.snaps == nil {
+		res.snaps = map[int]map[observation]bool{}
+	}
+	take := func(i int) {
+		obs := describe(0, 0, res.values[i], false, true)
+		if obs == nil {
+			return
+		}
+		m := make(map[observation]bool, len(obs))
+		for _, o := range obs {
+			m[o] = true
+		}
+		res.snaps[i] = m
+	}
+	for r := 0; r < op.Outputs; r++ {
+		take(s.base + r)
+	}
+	for _, a := range s.args {
+		if _, ok := res.snaps[a]; ok {
+			take(a)
+		}
+	}
+}
+
 // observeEnd describes, when the test is over, the exported fields of the
 // structs its outputs point to.
 func observeEnd(cfg Config, t *test, res *result) []observation {
@@ -323,7 +361,15 @@ func observeEnd(cfg Config, t *test, res *result) []observation {
 		op := cfg.Ops[s.op]
 		for r := 0; r < op.Outputs; r++ {
 			isErr := r < len(op.ErrorOut) && op.ErrorOut[r]
-			out = append(out, describe(i, r, res.values[s.base+r], isErr, true)...)
+			snap, hasSnap := res.snaps[s.base+r]
+			for _, o := range describe(i, r, res.values[s.base+r], isErr, true) {
+				key := o
+				key.stmt, key.result = 0, 0
+				if hasSnap && snap[key] {
+					continue // as the test set it up
+				}
+				out = append(out, o)
+			}
 		}
 	}
 	return out
