@@ -56,41 +56,27 @@ func covers(r harness.Result, goals []int32) bool {
 	return true
 }
 
-// minimize removes from each kept test the statements it does not need
-// to cover its goals: statements are tried from last to first, together
-// with the statements that use their values; a removal stays if the test
-// still calls a covering function and still covers its goals. All tests
-// are minimised together, one candidate each per round.
+// minimize shrinks each kept test to what it needs to cover its goals.
+// First, statements are tried from last to first, together with the
+// statements that use their values; then the arguments of composite
+// literals, slices, maps, channels and variadic calls are left out, one at
+// a time. A change stays if the test still calls a covering function and
+// still covers its goals. All tests are shrunk together, one candidate
+// each per round.
 func minimize(ctx context.Context, x *harness.Executor, kept []mosa.ArchivedTest) ([]mosa.ArchivedTest, error) {
-	type state struct {
-		t   *testcase.Test
-		pos int
-	}
-	states := make([]*state, len(kept))
+	shrinkers := make([]*shrinker, len(kept))
 	for i, k := range kept {
 		t := k.Test.Clone()
 		t.Prune()
-		states[i] = &state{t: t, pos: t.Len() - 1}
+		shrinkers[i] = &shrinker{t: t, pos: t.Len() - 1}
 	}
 	for {
 		var cands []*testcase.Test
 		var owners []int
-		for i, s := range states {
-			for s.pos >= 0 {
-				if s.t.Stmts[s.pos].Op.Pure() {
-					s.pos--
-					continue
-				}
-				c := s.t.Clone()
-				c.Remove(s.pos)
-				c.Prune()
-				s.pos--
-				if !c.HasCovering() || c.Len() == 0 {
-					continue
-				}
+		for i, s := range shrinkers {
+			if c := s.next(); c != nil {
 				cands = append(cands, c)
 				owners = append(owners, i)
-				break
 			}
 		}
 		if len(cands) == 0 {
@@ -101,18 +87,78 @@ func minimize(ctx context.Context, x *harness.Executor, kept []mosa.ArchivedTest
 			return nil, err
 		}
 		for j, r := range res {
-			i := owners[j]
-			if covers(r, kept[i].Goals) {
-				states[i].t = cands[j]
-				states[i].pos = min(states[i].pos, cands[j].Len()-1)
+			if i := owners[j]; covers(r, kept[i].Goals) {
+				shrinkers[i].accept(cands[j])
 			}
 		}
 	}
 	out := make([]mosa.ArchivedTest, len(kept))
-	for i, s := range states {
+	for i, s := range shrinkers {
 		out[i] = mosa.ArchivedTest{Test: s.t, Goals: kept[i].Goals}
 	}
 	return out, nil
+}
+
+// shrinker proposes smaller versions of one test, one at a time.
+type shrinker struct {
+	t *testcase.Test
+	// Removing statements: pos is the next statement to try.
+	pos int
+	// Dropping arguments: the statement fromEnd places before the end
+	// (arguments never change what follows them), and its next argument
+	// arg, counting down; argsLeft is false until the statement's
+	// arguments are being tried.
+	dropping bool
+	fromEnd  int
+	arg      int
+	argsLeft bool
+}
+
+// next returns the next candidate, or nil when there is none left.
+func (s *shrinker) next() *testcase.Test {
+	for !s.dropping {
+		if s.pos < 0 {
+			s.dropping = true
+			break
+		}
+		i := s.pos
+		s.pos--
+		if s.t.Stmts[i].Op.Pure() {
+			continue // pruned with its last use
+		}
+		c := s.t.Clone()
+		c.Remove(i)
+		c.Prune()
+		if c.HasCovering() && c.Len() > 0 {
+			return c
+		}
+	}
+	for {
+		i := s.t.Len() - 1 - s.fromEnd
+		if i < 0 {
+			return nil
+		}
+		if !s.argsLeft {
+			s.arg = len(s.t.Stmts[i].Args) - 1
+			s.argsLeft = true
+		}
+		if s.arg < 0 {
+			s.fromEnd++
+			s.argsLeft = false
+			continue
+		}
+		k := s.arg
+		s.arg--
+		if c, ok := s.t.DropArg(i, k); ok && c.HasCovering() {
+			return c
+		}
+	}
+}
+
+// accept makes a candidate that still covers the goals the test.
+func (s *shrinker) accept(c *testcase.Test) {
+	s.t = c
+	s.pos = min(s.pos, c.Len()-1)
 }
 
 // observedTest is a minimised test with the stable values of two runs.

@@ -207,3 +207,35 @@ func (t *Test) Prune() {
 		}
 	}
 }
+
+// DropArg returns a copy of t with argument k of statement i left out, and
+// the statements that then feed nothing pruned: a composite literal's
+// field is omitted (its zero value), an element (or a key and its value)
+// leaves a slice, map or channel, and a variadic call's trailing arguments
+// are omitted. It returns false if argument k cannot be dropped or already
+// is.
+func (t *Test) DropArg(i, k int) (*Test, bool) {
+	if i < 0 || i >= len(t.Stmts) || k < 0 || k >= len(t.Stmts[i].Args) {
+		return nil, false
+	}
+	s := t.Stmts[i]
+	if s.Args[k].IsOmitted() {
+		return nil, false
+	}
+	c := t.Clone()
+	args := c.Stmts[i].Args
+	switch {
+	case s.Op.Kind == OpComposite,
+		s.Op.Kind == OpCall && s.Op.Variadic && k == len(args)-1:
+		args[k] = Omitted
+	case s.Op.Kind == OpSlice || s.Op.Kind == OpChan:
+		c.Stmts[i].Args = append(args[:k:k], args[k+1:]...)
+	case s.Op.Kind == OpMap:
+		k -= k % 2
+		c.Stmts[i].Args = append(args[:k:k], args[k+2:]...)
+	default:
+		return nil, false
+	}
+	c.Prune()
+	return c, true
+}

@@ -146,3 +146,55 @@ func TestRemoveDropsDependents(t *testing.T) {
 		}
 	}
 }
+
+func TestDropArg(t *testing.T) {
+	c := cluster(t, "personcar", "./person", "./car")
+	op := func(name string) *testcase.Op {
+		for _, o := range c.Ops {
+			if o.Name == name {
+				return o
+			}
+		}
+		t.Fatalf("no op %q", name)
+		return nil
+	}
+	tc := &testcase.Test{Stmts: []testcase.Stmt{
+		{Op: op("lit int"), Value: int64(10)},
+		{Op: op("&{} car.Car"), Args: []testcase.Ref{{Stmt: 0}}},
+		{Op: op("lit bool"), Value: true},
+		{Op: op("&{} person.Person"), Args: []testcase.Ref{{Stmt: 1}, {Stmt: 2}}},
+		{Op: op("(*person.Person).DriveToHome"), Args: []testcase.Ref{{Stmt: 3}}},
+	}}
+	require.NoError(t, tc.Valid())
+
+	// Leaving out Lazy drops the literal that fed it.
+	d, ok := tc.DropArg(3, 1)
+	require.True(t, ok)
+	require.NoError(t, d.Valid())
+	assert.Equal(t, "0: lit int 10\n1: &{} car.Car v0.0\n2: &{} person.Person v1.0 _\n3: (*person.Person).DriveToHome v2.0\n", d.String())
+	_, ok = d.DropArg(2, 1)
+	assert.False(t, ok, "already omitted")
+	_, ok = tc.DropArg(4, 0)
+	assert.False(t, ok, "a receiver cannot be dropped")
+
+	// On random tests of the shop, every drop leaves a valid, no longer
+	// test.
+	shop := cluster(t, "shop", "./checkout", "./pricing")
+	g := testcase.NewGenerator(shop, testcase.DefaultConfig(), 3)
+	drops := 0
+	for n := 0; n < 200; n++ {
+		tc := g.RandomTest()
+		for i, s := range tc.Stmts {
+			for k := range s.Args {
+				d, ok := tc.DropArg(i, k)
+				if !ok {
+					continue
+				}
+				drops++
+				require.NoError(t, d.Valid(), "dropping argument %d of %d in\n%s", k, i, tc)
+				assert.LessOrEqual(t, d.Len(), tc.Len())
+			}
+		}
+	}
+	assert.Positive(t, drops)
+}
