@@ -473,13 +473,8 @@ func List(cfg LoadConfig) ([]ListedPackage, error) {
 	}
 	var out []ListedPackage
 	for _, p := range pkgs {
-		d := ""
-		if len(p.GoFiles) > 0 {
-			d = filepath.Dir(p.GoFiles[0])
-		} else if len(p.OtherFiles) > 0 {
-			d = filepath.Dir(p.OtherFiles[0])
-		}
-		out = append(out, ListedPackage{Path: p.PkgPath, Dir: d})
+		// Dir is set for test-only packages too, which have no GoFiles.
+		out = append(out, ListedPackage{Path: p.PkgPath, Dir: p.Dir})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
