@@ -77,19 +77,7 @@ func BenchmarkAnalyze(b *testing.B) {
 	dir := benchModule(b)
 	caller, callee := envOr("CLING_BENCH_CALLER", "./parser"), envOr("CLING_BENCH_CALLEE", "./parser/lexer")
 	for b.Loop() {
-		prog, err := ccfg.Load(ccfg.LoadConfig{Dir: dir, Patterns: []string{caller, callee}})
-		if err != nil {
-			b.Fatal(err)
-		}
-		r, err := ccfg.ImportPathOf(prog, caller)
-		if err != nil {
-			b.Fatal(err)
-		}
-		e, err := ccfg.ImportPathOf(prog, callee)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := couple.Analyze(prog, r, e); err != nil {
+		if _, err := couple.LoadPair(ccfg.LoadConfig{Dir: dir}, caller, callee); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -113,6 +113,26 @@ type Analysis struct {
 	index    *Index
 }
 
+// LoadPair loads caller R and callee E, each named as on a command line
+// (an import path, or a directory relative to cfg.Dir), and analyzes them.
+// cfg.Patterns is ignored.
+func LoadPair(cfg ccfg.LoadConfig, caller, callee string) (*Analysis, error) {
+	cfg.Patterns = []string{caller, callee}
+	prog, err := ccfg.Load(cfg)
+	if err != nil {
+		return nil, err
+	}
+	callerPath, err := ccfg.ImportPathOf(prog, caller)
+	if err != nil {
+		return nil, err
+	}
+	calleePath, err := ccfg.ImportPathOf(prog, callee)
+	if err != nil {
+		return nil, err
+	}
+	return Analyze(prog, callerPath, calleePath)
+}
+
 // Analyze computes the coupled branches of caller R and callee E, both
 // loaded from source in prog.
 func Analyze(prog *ccfg.Program, callerPath, calleePath string) (*Analysis, error) {

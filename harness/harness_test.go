@@ -29,11 +29,7 @@ type env struct {
 func setup(t *testing.T, fix, caller, callee string) env {
 	t.Helper()
 	dir := fixture.Copy(t, fix)
-	prog, err := ccfg.Load(ccfg.LoadConfig{Dir: dir, Patterns: []string{caller, callee}})
-	require.NoError(t, err)
-	r, _ := ccfg.ImportPathOf(prog, caller)
-	e, _ := ccfg.ImportPathOf(prog, callee)
-	a, err := couple.Analyze(prog, r, e)
+	a, err := couple.LoadPair(ccfg.LoadConfig{Dir: dir}, caller, callee)
 	require.NoError(t, err)
 	sess, err := probe.NewSession(a, probe.Search)
 	require.NoError(t, err)

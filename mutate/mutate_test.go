@@ -18,13 +18,7 @@ import (
 
 func analyze(t *testing.T, dir, caller, callee string) *couple.Analysis {
 	t.Helper()
-	prog, err := ccfg.Load(ccfg.LoadConfig{Dir: dir, Patterns: []string{caller, callee}})
-	require.NoError(t, err)
-	r, err := ccfg.ImportPathOf(prog, caller)
-	require.NoError(t, err)
-	e, err := ccfg.ImportPathOf(prog, callee)
-	require.NoError(t, err)
-	a, err := couple.Analyze(prog, r, e)
+	a, err := couple.LoadPair(ccfg.LoadConfig{Dir: dir}, caller, callee)
 	require.NoError(t, err)
 	return a
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/cling-go/cling/ccfg"
 	"github.com/cling-go/cling/couple"
 	"github.com/urfave/cli/v2"
 )
@@ -63,33 +62,7 @@ func loadPair(c *cli.Context) (*couple.Analysis, error) {
 	if callerPat == calleePat {
 		return nil, usagef("caller and callee are the same package (%s)", callerPat)
 	}
-	cfg.Patterns = []string{callerPat, calleePat}
-	prog, err := ccfg.Load(cfg)
-	if err != nil {
-		return nil, err
-	}
-	callerPath, err := resolvePattern(prog, callerPat, cfg.Dir)
-	if err != nil {
-		return nil, err
-	}
-	calleePath, err := resolvePattern(prog, calleePat, cfg.Dir)
-	if err != nil {
-		return nil, err
-	}
-	return couple.Analyze(prog, callerPath, calleePath)
-}
-
-// resolvePattern maps a command-line package name to the import path of a
-// loaded package.
-func resolvePattern(prog *ccfg.Program, pat, dir string) (string, error) {
-	if prog.Package(pat) != nil {
-		return pat, nil
-	}
-	path, err := ccfg.ImportPathOf(prog, pat)
-	if err != nil {
-		return "", err
-	}
-	return path, nil
+	return couple.LoadPair(cfg, callerPat, calleePat)
 }
 
 // analyzeReport is the JSON form of `cling analyze`.

@@ -81,22 +81,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 }
 
 func measureOverhead(ctx context.Context, c config, stdout, stderr io.Writer) error {
-	prog, err := ccfg.Load(ccfg.LoadConfig{Dir: c.dir, Patterns: []string{c.caller, c.callee}})
+	a, err := couple.LoadPair(ccfg.LoadConfig{Dir: c.dir}, c.caller, c.callee)
 	if err != nil {
 		return err
 	}
-	callerPath, err := ccfg.ImportPathOf(prog, c.caller)
-	if err != nil {
-		return err
-	}
-	calleePath, err := ccfg.ImportPathOf(prog, c.callee)
-	if err != nil {
-		return err
-	}
-	a, err := couple.Analyze(prog, callerPath, calleePath)
-	if err != nil {
-		return err
-	}
+	prog, callerPath, calleePath := a.Prog, a.Caller.Pkg.Path, a.Callee.Pkg.Path
 	sess, err := probe.NewSession(a, probe.Coverage)
 	if err != nil {
 		return err
