@@ -72,6 +72,42 @@ type Package struct {
 	Standard bool
 }
 
+// SourceFile is a non-test Go file of a package loaded from source, as
+// the instrumenter and the mutant writer edit it.
+type SourceFile struct {
+	Path string
+	AST  *ast.File
+	// TF is the file's position table in the program's FileSet.
+	TF  *token.File
+	Src []byte
+}
+
+// SourceFiles reads the non-test files of pkg. It fails for a cgo package,
+// whose compiled files are not its source, and for a file that changed on
+// disk since it was loaded.
+func (p *Program) SourceFiles(pkg *Package) ([]SourceFile, error) {
+	if len(pkg.Files) != len(pkg.GoFiles) {
+		return nil, fmt.Errorf("package %s uses cgo, which cling does not support", pkg.Path)
+	}
+	var out []SourceFile
+	for i, f := range pkg.Files {
+		path := pkg.GoFiles[i]
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", path, err)
+		}
+		tf := p.Fset.File(f.Pos())
+		if tf == nil || tf.Size() != len(src) {
+			return nil, fmt.Errorf("%s changed since it was loaded", path)
+		}
+		out = append(out, SourceFile{Path: path, AST: f, TF: tf, Src: src})
+	}
+	return out, nil
+}
+
 // Package returns the loaded package with the given import path, or nil.
 func (p *Program) Package(path string) *Package { return p.byPath[path] }
 

@@ -7,7 +7,6 @@ import (
 	"go/token"
 	"go/types"
 	"math"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -136,26 +135,15 @@ func newGenerator(a *couple.Analysis, ops []Operator) (*generator, error) {
 }
 
 func (g *generator) addFiles(pkg *ccfg.Package) error {
-	if len(pkg.Files) != len(pkg.GoFiles) {
-		return fmt.Errorf("package %s uses cgo: its mutants cannot be compiled", pkg.Path)
+	sources, err := g.a.Prog.SourceFiles(pkg)
+	if err != nil {
+		return err
 	}
 	var files []*srcFile
-	for i, f := range pkg.Files {
-		path := pkg.GoFiles[i]
-		if strings.HasSuffix(path, "_test.go") {
-			continue
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return fmt.Errorf("reading %s: %w", path, err)
-		}
-		tf := g.a.Prog.Fset.File(f.Pos())
-		if tf == nil || tf.Size() != len(src) {
-			return fmt.Errorf("%s changed since it was loaded", path)
-		}
-		sf := &srcFile{path: path, rel: g.a.Prog.RelFile(path), pkg: pkg, file: f, tf: tf, src: src, parent: srcedit.Parents(f), depths: map[ast.Node]int{}}
+	for _, f := range sources {
+		sf := &srcFile{path: f.Path, rel: g.a.Prog.RelFile(f.Path), pkg: pkg, file: f.AST, tf: f.TF, src: f.Src, parent: srcedit.Parents(f.AST), depths: map[ast.Node]int{}}
 		files = append(files, sf)
-		g.byTF[tf] = sf
+		g.byTF[f.TF] = sf
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].rel < files[j].rel })
 	g.files = append(g.files, files...)

@@ -8,7 +8,6 @@ import (
 	"go/token"
 	"go/types"
 	"go/version"
-	"os"
 	"sort"
 	"strings"
 
@@ -46,23 +45,15 @@ func (p *Plan) Instrument(rtImport string) (*Instrumented, error) {
 
 func (p *Plan) instrumentPackage(c *ccfg.CCFG, rtImport string, out *Instrumented) error {
 	pkg := c.Pkg
-	if len(pkg.GoFiles) != len(pkg.Files) {
-		return fmt.Errorf("package %s: cgo packages cannot be instrumented", pkg.Path)
+	sources, err := p.A.Prog.SourceFiles(pkg)
+	if err != nil {
+		return err
 	}
 	byFile := map[*token.File]*fileInstr{}
 	var order []*fileInstr
-	for i, f := range pkg.Files {
-		path := pkg.GoFiles[i]
-		if strings.HasSuffix(path, "_test.go") {
-			continue
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return fmt.Errorf("reading %s: %w", path, err)
-		}
-		tf := p.A.Prog.Fset.File(f.Pos())
-		fi := &fileInstr{p: p, c: c, pkg: pkg, file: f, path: path, tf: tf, ed: &editor{src: src}, parent: srcedit.Parents(f), depths: map[ast.Node]int{}}
-		byFile[tf] = fi
+	for _, f := range sources {
+		fi := &fileInstr{p: p, c: c, pkg: pkg, file: f.AST, path: f.Path, tf: f.TF, ed: &editor{src: f.Src}, parent: srcedit.Parents(f.AST), depths: map[ast.Node]int{}}
+		byFile[f.TF] = fi
 		order = append(order, fi)
 	}
 	fileOf := func(pos token.Pos) *fileInstr { return byFile[p.A.Prog.Fset.File(pos)] }
