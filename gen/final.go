@@ -60,9 +60,10 @@ func covers(r harness.Result, goals []int32) bool {
 // First, statements are tried from last to first, together with the
 // statements that use their values; then the arguments of composite
 // literals, slices, maps, channels and variadic calls are left out, one at
-// a time. A change stays if the test still calls a covering function and
-// still covers its goals. All tests are shrunk together, one candidate
-// each per round.
+// a time; last, string literals are shortened by removing ever smaller
+// runs of characters (as delta debugging does). A change stays if the test
+// still calls a covering function and still covers its goals. All tests
+// are shrunk together, one candidate each per round.
 func minimize(ctx context.Context, x *harness.Executor, kept []mosa.ArchivedTest) ([]mosa.ArchivedTest, error) {
 	shrinkers := make([]*shrinker, len(kept))
 	for i, k := range kept {
@@ -112,6 +113,10 @@ type shrinker struct {
 	fromEnd  int
 	arg      int
 	argsLeft bool
+	// Shortening strings: the literal of statement str loses the run of
+	// chunk characters at off; chunk 0 means the literal is not begun.
+	shortening      bool
+	str, chunk, off int
 }
 
 // next returns the next candidate, or nil when there is none left.
@@ -133,10 +138,11 @@ func (s *shrinker) next() *testcase.Test {
 			return c
 		}
 	}
-	for {
+	for !s.shortening {
 		i := s.t.Len() - 1 - s.fromEnd
 		if i < 0 {
-			return nil
+			s.shortening = true
+			break
 		}
 		if !s.argsLeft {
 			s.arg = len(s.t.Stmts[i].Args) - 1
@@ -153,12 +159,43 @@ func (s *shrinker) next() *testcase.Test {
 			return c
 		}
 	}
+	for s.str < s.t.Len() {
+		st := s.t.Stmts[s.str]
+		v, isString := st.Value.(string)
+		runes := []rune(v)
+		if st.Op.Kind != testcase.OpPrim || !isString || len(runes) == 0 {
+			s.str++
+			continue
+		}
+		if s.chunk == 0 {
+			s.chunk, s.off = len(runes), 0
+		}
+		if s.off >= len(runes) {
+			if s.chunk == 1 {
+				s.str++
+				s.chunk = 0
+				continue
+			}
+			s.chunk, s.off = (s.chunk+1)/2, 0
+			continue
+		}
+		end := min(s.off+s.chunk, len(runes))
+		c := s.t.Clone()
+		c.Stmts[s.str].Value = string(runes[:s.off]) + string(runes[end:])
+		s.off += s.chunk
+		return c
+	}
+	return nil
 }
 
 // accept makes a candidate that still covers the goals the test.
 func (s *shrinker) accept(c *testcase.Test) {
 	s.t = c
 	s.pos = min(s.pos, c.Len()-1)
+	if s.shortening {
+		// The run at off is gone: the next run starts where it did.
+		s.off -= s.chunk
+	}
 }
 
 // observedTest is a minimised test with the stable values of two runs.
