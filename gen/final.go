@@ -260,11 +260,12 @@ const maxVerifyRounds = 6
 // do not compile or fail, until the file passes. It returns the source,
 // the surviving tests and the names of the dropped ones.
 func verify(ctx context.Context, a *couple.Analysis, c *testcase.Cluster, tests []namedTest, dialect testcase.Dialect, out string, cfg Config) ([]byte, []namedTest, []string, error) {
-	avoidExistingNames(a, tests, out)
+	declared := declaredInTests(a, a.Caller.Pkg.Name+"_test", out)
+	avoidNames(tests, declared)
 	var dropped []string
 	for round := 0; round < maxVerifyRounds && len(tests) > 0; round++ {
 		sortNamed(tests)
-		src, err := emit(a, c, tests, dialect)
+		src, err := emit(a, c, tests, dialect, declared)
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -300,7 +301,7 @@ func namesOf(ts []namedTest) []string {
 }
 
 // emit renders the file.
-func emit(a *couple.Analysis, c *testcase.Cluster, tests []namedTest, dialect testcase.Dialect) ([]byte, error) {
+func emit(a *couple.Analysis, c *testcase.Cluster, tests []namedTest, dialect testcase.Dialect, declared map[string]bool) ([]byte, error) {
 	ets := make([]testcase.EmitTest, len(tests))
 	for i, t := range tests {
 		ets[i] = t.EmitTest
@@ -317,12 +318,16 @@ func emit(a *couple.Analysis, c *testcase.Cluster, tests []namedTest, dialect te
 		Dialect:       dialect,
 		MaxEndAsserts: 4,
 		GoVersion:     goVersion,
+		Declared:      declared,
 	})
 }
 
-// avoidExistingNames renames tests whose names the package's other test
-// files already use.
-func avoidExistingNames(a *couple.Analysis, tests []namedTest, out string) {
+// declaredInTests returns the package-scope names the other test files
+// of R's directory declare: in package R_test (pkg) every kind of
+// declaration, with which an import or a test of the generated file would
+// clash, and in any test file the functions, so that a generated test is
+// never confused with a hand-written one of the same name.
+func declaredInTests(a *couple.Analysis, pkg, out string) map[string]bool {
 	taken := map[string]bool{}
 	files, _ := filepath.Glob(filepath.Join(a.Caller.Pkg.Dir, "*_test.go"))
 	for _, f := range files {
@@ -333,18 +338,42 @@ func avoidExistingNames(a *couple.Analysis, tests []namedTest, out string) {
 		if err != nil {
 			continue
 		}
+		external := parsed.Name.Name == pkg
 		for _, d := range parsed.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
-				taken[fd.Name.Name] = true
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil {
+					taken[d.Name.Name] = true
+				}
+			case *ast.GenDecl:
+				if !external || d.Tok == token.IMPORT {
+					continue
+				}
+				for _, spec := range d.Specs {
+					switch sp := spec.(type) {
+					case *ast.TypeSpec:
+						taken[sp.Name.Name] = true
+					case *ast.ValueSpec:
+						for _, n := range sp.Names {
+							taken[n.Name] = true
+						}
+					}
+				}
 			}
 		}
 	}
+	return taken
+}
+
+// avoidNames renames tests whose names are taken.
+func avoidNames(tests []namedTest, taken map[string]bool) {
+	seen := map[string]bool{}
 	for i := range tests {
 		name := tests[i].Name
-		for n := 2; taken[name]; n++ {
+		for n := 2; taken[name] || seen[name]; n++ {
 			name = fmt.Sprintf("%s_%d", tests[i].Name, n)
 		}
-		taken[name] = true
+		seen[name] = true
 		tests[i].Name = name
 	}
 }

@@ -47,16 +47,23 @@ type EmitOptions struct {
 	// GoVersion is the language version of the test file (go1.16, ...):
 	// before go1.18 the empty interface is written interface{}.
 	GoVersion string
+	// Declared are the package-scope names the package's other test files
+	// declare: imports and helpers of the file get other names.
+	Declared map[string]bool
 }
 
 // Emit renders tests as a gofmt'd Go test file.
 func Emit(c *Cluster, tests []EmitTest, opts EmitOptions) ([]byte, error) {
-	im := newImports(c.Caller.Types)
+	im := newImports(c.Caller.Types, opts.Declared)
 	im.noAny = opts.GoVersion != "" && version.Compare(opts.GoVersion, "go1.18") < 0
+	helper := "mustPanic"
+	for n := 2; opts.Declared[helper]; n++ {
+		helper = fmt.Sprintf("mustPanic%d", n)
+	}
 	var body bytes.Buffer
 	needsPanicHelper := false
 	for _, et := range tests {
-		e := &testEmitter{c: c, im: im, t: et.Test, out: et.Outcome, dialect: opts.Dialect, maxEnd: opts.MaxEndAsserts}
+		e := &testEmitter{c: c, im: im, t: et.Test, out: et.Outcome, dialect: opts.Dialect, maxEnd: opts.MaxEndAsserts, panicHelper: helper}
 		code, usesHelper := e.emit()
 		needsPanicHelper = needsPanicHelper || usesHelper
 		if et.Comment != "" {
@@ -67,7 +74,7 @@ func Emit(c *Cluster, tests []EmitTest, opts EmitOptions) ([]byte, error) {
 		fmt.Fprintf(&body, "func %s(t *testing.T) {\n%s}\n\n", et.Name, code)
 	}
 	if needsPanicHelper {
-		body.WriteString(panicHelper)
+		body.WriteString(strings.ReplaceAll(panicHelper, "mustPanic", helper))
 	}
 	var file bytes.Buffer
 	if opts.Header != "" {
@@ -138,8 +145,14 @@ type imports struct {
 	noAny bool
 }
 
-func newImports(self *types.Package) *imports {
-	return &imports{self: self, byPath: map[string]string{}, names: map[string]string{}}
+// newImports starts the imports of a file of package self; the names of
+// declared are not available to them.
+func newImports(self *types.Package, declared map[string]bool) *imports {
+	names := map[string]string{}
+	for n := range declared {
+		names[n] = "" // taken by a declaration, not by an import
+	}
+	return &imports{self: self, byPath: map[string]string{}, names: names}
 }
 
 // use returns the name under which path is imported, adding it.
@@ -195,12 +208,14 @@ func (im *imports) write(b *bytes.Buffer) {
 
 // testEmitter renders one test.
 type testEmitter struct {
-	c       *Cluster
-	im      *imports
-	t       *Test
-	out     *Outcome
-	dialect Dialect
-	maxEnd  int
+	// panicHelper is the name of the file's mustPanic helper.
+	panicHelper string
+	c           *Cluster
+	im          *imports
+	t           *Test
+	out         *Outcome
+	dialect     Dialect
+	maxEnd      int
 
 	names  map[Ref]string
 	inline map[int]bool
@@ -880,7 +895,7 @@ func (e *testEmitter) emitPanic(i int) bool {
 		stmt = blanks + " = " + stmt
 	}
 	if e.dialect == Std {
-		fmt.Fprintf(&e.b, "\tmustPanic(t, func() { %s })\n", stmt)
+		fmt.Fprintf(&e.b, "\t%s(t, func() { %s })\n", e.panicHelper, stmt)
 		return true
 	}
 	switch {

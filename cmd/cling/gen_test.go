@@ -219,3 +219,19 @@ func readFile(t *testing.T, path string) string {
 	require.NoError(t, err)
 	return string(b)
 }
+
+// Names the package's other external test files declare at package scope
+// are not available to the generated file: its imports, tests and helpers
+// take other names, and the package still builds.
+func TestGenAvoidsNamesOfOtherTestFiles(t *testing.T) {
+	dir := fixture.Copy(t, "shop")
+	// checkout_test.go imports checkout, inventory and pricing; money is
+	// free for a declaration.
+	decl := "package checkout_test\n\nvar money = 1\n\nfunc mustPanic() {}\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "checkout", "decl_test.go"), []byte(decl), 0o644))
+	rep := genRun(t, dir, "--caller", "./checkout", "--callee", "./money", "--max-evals", "3000", "--seed", "3")
+	require.Positive(t, rep.Tests)
+	src := readFile(t, rep.TestFile)
+	assert.Contains(t, src, "money2 \"example.com/shop/money\"", "money is a variable of the package")
+	goTest(t, dir, "./checkout")
+}
