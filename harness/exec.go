@@ -22,7 +22,9 @@ type Options struct {
 	// Workers is the number of worker processes (default: number of CPUs).
 	Workers int
 	// Timeout bounds each test (default 1s); a test that exceeds it costs
-	// its worker, which is killed and restarted.
+	// its worker, which is killed and restarted. A test that times out is
+	// run once more on the fresh worker before it counts as timed out, so
+	// that a moment of load on the machine does not change a result.
 	Timeout time.Duration
 	// Dir is the working directory of the workers: the caller package's
 	// directory, as for its tests.
@@ -216,6 +218,7 @@ func (w *worker) stop() {
 // crash and going on with the rest of the tests.
 func (w *worker) run(ctx context.Context, tests []*testcase.Test, results []Result, observe bool) error {
 	i := 0
+	retried := -1 // the test that timed out once already
 	for i < len(tests) {
 		if ctx.Err() != nil {
 			w.stop()
@@ -237,13 +240,17 @@ func (w *worker) run(ctx context.Context, tests []*testcase.Test, results []Resu
 			w.res.SetReadDeadline(time.Now().Add(w.x.opts.Timeout))
 			frame, err := readFrame(w.rd)
 			if err != nil {
+				w.stop()
 				status := Crashed
 				if errors.Is(err, os.ErrDeadlineExceeded) {
+					if retried != i {
+						retried = i
+						break // once more, on a fresh worker
+					}
 					status = TimedOut
 				}
 				results[i] = Result{Status: status}
 				i++
-				w.stop()
 				break
 			}
 			res, retiring, err := decodeResult(frame, observe)

@@ -105,6 +105,8 @@ func TestSurvivesMisbehaviour(t *testing.T) {
 		{"recurse", 9, []harness.Status{harness.Crashed}, ""},
 		{"leak", 1100, []harness.Status{harness.Passed}, ""},
 		{"hoard", 10, []harness.Status{harness.Passed}, ""},
+		// Slow only the first time: the retry on a fresh worker passes.
+		{"slow", 3, []harness.Status{harness.Passed}, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.what, func(t *testing.T) {
@@ -127,6 +129,14 @@ func TestSurvivesMisbehaviour(t *testing.T) {
 			for _, r := range res[2:] {
 				assert.Equal(t, harness.Passed, r.Status, "the executor goes on after %s", tc.what)
 				assert.NotNil(t, r.Trace)
+			}
+			switch tc.what {
+			case "loop": // started, retried on a fresh worker, restarted
+				assert.Equal(t, 3, x.Stats().Restarts)
+				assert.Equal(t, 1, x.Stats().Timeouts)
+			case "slow": // started, retried on a fresh worker
+				assert.Equal(t, 2, x.Stats().Restarts)
+				assert.Equal(t, 0, x.Stats().Timeouts)
 			}
 			if tc.what == "leak" || tc.what == "hoard" {
 				assert.GreaterOrEqual(t, x.Stats().Restarts, 2, "the worker retired after the test")

@@ -92,3 +92,17 @@ func Hoard(n int) int {
 	}
 	return len(hoard)
 }
+
+// SlowOnce sleeps n seconds the first time it runs in a directory (it
+// leaves a marker file there), and returns at once afterwards: a test that
+// is slow only by accident.
+func SlowOnce(n int) int {
+	const marker = "slow-once.marker"
+	if _, err := os.Stat(marker); err != nil {
+		os.WriteFile(marker, nil, 0o644)
+		if n > 0 {
+			time.Sleep(time.Duration(n) * time.Second)
+		}
+	}
+	return n
+}

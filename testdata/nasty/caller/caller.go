@@ -26,6 +26,8 @@ func Do(what string, n int) int {
 		return callee.Leak(n)
 	case "hoard":
 		return callee.Hoard(n)
+	case "slow":
+		return callee.SlowOnce(n)
 	}
 	return -1
 }
