@@ -720,9 +720,8 @@ func (b *bench) gen(ctx context.Context, p *pair, alg string, seed int64, budget
 			if p.Coupled != 0 && st.Goals != p.Coupled {
 				b.problem("%s: %d coupled branches, but cling pairs lists %d for the pair", rec.Command, st.Goals, p.Coupled)
 			}
-			if rep.Covered > st.Covered {
-				b.problem("%s: the written file covers %d coupled branches, more than the search archive (%d)", rec.Command, rep.Covered, st.Covered)
-			}
+			// The written file may cover more than the archive: a
+			// minimised test can take paths its original did not.
 		}
 	}
 	kept := b.clean(m, rec.Command, rec.testPath)
