@@ -35,11 +35,30 @@ func DefaultParams() Params {
 // individual is a test with its objective values.
 type individual struct {
 	t *testcase.Test
-	// fit holds the objective of each goal uncovered when the test was
-	// evaluated (covered goals are never read again).
+	// goals are the goals uncovered when the test was evaluated (or last
+	// aligned), in increasing order, and fit the objective of each: covered
+	// goals are never read again, so they take no room.
+	goals    []int32
 	fit      []float64
 	rank     int
 	crowding float64
+}
+
+// align re-indexes the objectives to goals, which must be a subset of
+// ind.goals in the same order (goals only ever get covered).
+func (ind *individual) align(goals []int32) {
+	if len(ind.goals) == len(goals) {
+		return
+	}
+	out := ind.fit[:0] // compacts in place: writes never pass reads
+	k := 0
+	for j, g := range ind.goals {
+		if k < len(goals) && goals[k] == g {
+			out = append(out, ind.fit[j])
+			k++
+		}
+	}
+	ind.goals, ind.fit = goals, out
 }
 
 // MOSA runs the many-objective sorting algorithm tailored to coupled
@@ -112,15 +131,11 @@ func (s *Search) evaluateAll(ctx context.Context, obj *couple.Objectives, tests 
 		return nil, err
 	}
 	uncovered := s.uncovered()
-	vals := make([]float64, len(uncovered))
 	out := make([]*individual, len(tests))
 	for i, t := range tests {
-		ind := &individual{t: t, fit: make([]float64, s.Goals)}
+		ind := &individual{t: t, goals: uncovered, fit: make([]float64, len(uncovered))}
 		if len(uncovered) > 0 {
-			obj.Evaluate(res[i].Trace, uncovered, vals)
-		}
-		for j, g := range uncovered {
-			ind.fit[g] = vals[j]
+			obj.Evaluate(res[i].Trace, uncovered, ind.fit)
 		}
 		out[i] = ind
 	}
@@ -194,10 +209,13 @@ func (s *Search) tournament(pop []*individual) *individual {
 // further fronts come from non-dominated sorting; the last front admitted
 // is cut by crowding distance.
 func (s *Search) survive(all []*individual, uncovered []int32, n int) []*individual {
-	fronts := preferenceSort(all, uncovered)
+	for _, ind := range all {
+		ind.align(uncovered)
+	}
+	fronts := preferenceSort(all, len(uncovered))
 	var next []*individual
 	for r, f := range fronts {
-		crowding(f, uncovered)
+		crowding(f, len(uncovered))
 		for _, ind := range f {
 			ind.rank = r
 		}
@@ -217,11 +235,12 @@ func (s *Search) survive(all []*individual, uncovered []int32, n int) []*individ
 	return next
 }
 
-// preferenceSort splits individuals into fronts.
-func preferenceSort(all []*individual, uncovered []int32) [][]*individual {
+// preferenceSort splits individuals, whose objectives are aligned to the
+// same n uncovered goals, into fronts.
+func preferenceSort(all []*individual, n int) [][]*individual {
 	taken := make([]bool, len(all))
 	var front0 []*individual
-	for _, g := range uncovered {
+	for g := 0; g < n; g++ {
 		best := -1
 		for i, ind := range all {
 			if best < 0 || ind.fit[g] < all[best].fit[g] ||
@@ -246,7 +265,7 @@ func preferenceSort(all []*individual, uncovered []int32) [][]*individual {
 		for i, a := range rest {
 			dominated := false
 			for j, b := range rest {
-				if i != j && dominates(b, a, uncovered) {
+				if i != j && dominates(b, a) {
 					dominated = true
 					break
 				}
@@ -267,10 +286,10 @@ func preferenceSort(all []*individual, uncovered []int32) [][]*individual {
 }
 
 // dominates reports whether a is at least as good as b on every uncovered
-// goal and better on one.
-func dominates(a, b *individual, uncovered []int32) bool {
+// goal and better on one (their objectives aligned to the same goals).
+func dominates(a, b *individual) bool {
 	better := false
-	for _, g := range uncovered {
+	for g := range a.fit {
 		switch {
 		case a.fit[g] > b.fit[g]:
 			return false
@@ -284,7 +303,7 @@ func dominates(a, b *individual, uncovered []int32) bool {
 // crowding assigns epsilon-dominance crowding distances within a front:
 // for every goal on which the front's values differ, the individuals at
 // the minimum get credit for being few.
-func crowding(f []*individual, uncovered []int32) {
+func crowding(f []*individual, goals int) {
 	for _, ind := range f {
 		ind.crowding = 0
 	}
@@ -295,7 +314,7 @@ func crowding(f []*individual, uncovered []int32) {
 		return
 	}
 	n := float64(len(f))
-	for _, g := range uncovered {
+	for g := 0; g < goals; g++ {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, ind := range f {
 			lo = math.Min(lo, ind.fit[g])

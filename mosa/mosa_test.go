@@ -30,8 +30,13 @@ func TestArchiveKeepsShortest(t *testing.T) {
 	assert.Equal(t, map[int32]int{0: 1, 1: 1, 2: 4}, a.FirstCovered())
 }
 
+// ind is a test of length n with objectives for the goals 0, 1, ...
 func ind(n int, fit ...float64) *individual {
-	return &individual{t: testOfLen(n), fit: fit}
+	goals := make([]int32, len(fit))
+	for i := range goals {
+		goals[i] = int32(i)
+	}
+	return &individual{t: testOfLen(n), goals: goals, fit: fit}
 }
 
 func TestPreferenceSort(t *testing.T) {
@@ -42,29 +47,42 @@ func TestPreferenceSort(t *testing.T) {
 	c := ind(5, 0.8, 0.3)
 	d := ind(6, 0.8, 0.3)
 	e := ind(2, 0.9, 0.99)
-	fronts := preferenceSort([]*individual{a, b, c, d, e}, []int32{0, 1})
+	fronts := preferenceSort([]*individual{a, b, c, d, e}, 2)
 	assert.Equal(t, [][]*individual{{a, c}, {b, d}, {e}}, fronts)
 }
 
 func TestDominates(t *testing.T) {
-	goals := []int32{0, 1}
-	assert.True(t, dominates(ind(1, 0.1, 0.2), ind(1, 0.2, 0.2), goals))
-	assert.False(t, dominates(ind(1, 0.2, 0.2), ind(1, 0.2, 0.2), goals), "equal vectors")
-	assert.False(t, dominates(ind(1, 0.1, 0.3), ind(1, 0.2, 0.2), goals), "incomparable")
-	assert.True(t, dominates(ind(1, 0.1, 5, 0.3), ind(1, 0.2, 0, 0.3), []int32{0, 2}), "only uncovered goals count")
+	assert.True(t, dominates(ind(1, 0.1, 0.2), ind(1, 0.2, 0.2)))
+	assert.False(t, dominates(ind(1, 0.2, 0.2), ind(1, 0.2, 0.2)), "equal vectors")
+	assert.False(t, dominates(ind(1, 0.1, 0.3), ind(1, 0.2, 0.2)), "incomparable")
+	a, b := ind(1, 0.1, 5, 0.3), ind(1, 0.2, 0, 0.3)
+	a.align([]int32{0, 2})
+	b.align([]int32{0, 2})
+	assert.True(t, dominates(a, b), "only uncovered goals count")
+}
+
+func TestAlignKeepsTheObjectivesOfUncoveredGoals(t *testing.T) {
+	x := ind(1, 0.0, 0.1, 0.2, 0.3, 0.4)
+	x.align([]int32{1, 3, 4})
+	assert.Equal(t, []float64{0.1, 0.3, 0.4}, x.fit)
+	x.align([]int32{1, 3, 4})
+	assert.Equal(t, []float64{0.1, 0.3, 0.4}, x.fit, "aligning twice changes nothing")
+	x.align([]int32{4})
+	assert.Equal(t, []int32{4}, x.goals)
+	assert.Equal(t, []float64{0.4}, x.fit)
 }
 
 func TestCrowdingRewardsRareMinima(t *testing.T) {
 	// Goal 0: a alone at the minimum -> (4-1)/4. Goal 1: a, b, c share the
 	// minimum -> (4-3)/4. d is never at a minimum.
 	a, b, c, d := ind(1, 0, 0), ind(1, 1, 0), ind(1, 1, 0), ind(1, 1, 1)
-	crowding([]*individual{a, b, c, d}, []int32{0, 1})
+	crowding([]*individual{a, b, c, d}, 2)
 	assert.Equal(t, 0.75, a.crowding)
 	assert.Equal(t, 0.25, b.crowding)
 	assert.Equal(t, 0.25, c.crowding)
 	assert.Equal(t, 0.0, d.crowding)
 	small := []*individual{ind(1, 0), ind(1, 1)}
-	crowding(small, []int32{0})
+	crowding(small, 1)
 	assert.True(t, math.IsInf(small[0].crowding, 1), "fronts of two keep both")
 }
 
