@@ -690,11 +690,43 @@ func isDefaultType(t types.Type, v any) bool {
 }
 
 func needsMath(v any) bool {
+	if _, ok := extremeInt(v); ok {
+		return true
+	}
 	f, ok := v.(float64)
 	return ok && (math.IsInf(f, 0) || math.IsNaN(f))
 }
 
+// extremeInt names the integer limits by their constants in package math:
+// math.MaxInt64 reads better than 9223372036854775807.
+func extremeInt(v any) (string, bool) {
+	switch x := v.(type) {
+	case int64:
+		switch x {
+		case math.MaxInt64:
+			return "math.MaxInt64", true
+		case math.MinInt64:
+			return "math.MinInt64", true
+		case math.MaxInt32:
+			return "math.MaxInt32", true
+		case math.MinInt32:
+			return "math.MinInt32", true
+		}
+	case uint64:
+		switch x {
+		case math.MaxUint64:
+			return "math.MaxUint64", true
+		case math.MaxUint32:
+			return "math.MaxUint32", true
+		}
+	}
+	return "", false
+}
+
 func basicLiteral(v any) string {
+	if name, ok := extremeInt(v); ok {
+		return name
+	}
 	switch x := v.(type) {
 	case int64:
 		return strconv.FormatInt(x, 10)

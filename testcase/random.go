@@ -25,6 +25,10 @@ type Config struct {
 	// MaxInt bounds random integers; MaxString bounds string lengths;
 	// MaxCollection bounds slice and map sizes.
 	MaxInt, MaxString, MaxCollection int
+	// ExtremeInts is the probability that a random integer is the least
+	// or greatest value of its type: the values that overflow arithmetic,
+	// which small random numbers never reach.
+	ExtremeInts float64
 	// CoveringPriority is the probability that an inserted API call is a
 	// call of a covering function.
 	CoveringPriority float64
@@ -49,6 +53,7 @@ func DefaultConfig() Config {
 		MaxInt:           2048,
 		MaxString:        20,
 		MaxCollection:    4,
+		ExtremeInts:      0.02,
 		CoveringPriority: 0.6,
 		SetUpCalls:       0.3,
 
@@ -381,10 +386,20 @@ func (g *Generator) literal(t types.Type) any {
 				return clampUint(uint64(v), b.Kind())
 			}
 		}
+		if g.Rnd.Float64() < g.Cfg.ExtremeInts {
+			return clampUint(math.MaxUint64, b.Kind())
+		}
 		return clampUint(uint64(g.randomInt(false)), b.Kind())
 	case info&types.IsInteger != 0:
 		if len(k.Ints) > 0 && g.Rnd.Float64() < g.Cfg.ConstantPool {
 			return clampInt(k.Ints[g.Rnd.Intn(len(k.Ints))], b.Kind())
+		}
+		if g.Rnd.Float64() < g.Cfg.ExtremeInts {
+			extreme := int64(math.MaxInt64)
+			if g.Rnd.Intn(2) == 0 {
+				extreme = math.MinInt64
+			}
+			return clampInt(extreme, b.Kind())
 		}
 		return clampInt(g.randomInt(true), b.Kind())
 	}

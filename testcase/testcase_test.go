@@ -2,6 +2,7 @@ package testcase_test
 
 import (
 	"go/types"
+	"math"
 	"sort"
 	"strings"
 	"testing"
@@ -193,4 +194,23 @@ func TestDropArg(t *testing.T) {
 		}
 	}
 	assert.Positive(t, drops)
+}
+
+// Integer overflow is only reachable with the limits of a type; small
+// random numbers never get there. With ExtremeInts at 1, every random
+// integer is a limit of its type.
+func TestExtremeIntegers(t *testing.T) {
+	c := cluster(t, "shop", "./pricing", "./money")
+	cfg := testcase.DefaultConfig()
+	cfg.ConstantPool, cfg.ExtremeInts = 0, 1
+	g := testcase.NewGenerator(c, cfg, 3)
+	seen := map[int64]bool{}
+	for i := 0; i < 100; i++ {
+		for _, s := range g.RandomTest().Stmts {
+			if v, ok := s.Value.(int64); ok {
+				seen[v] = true
+			}
+		}
+	}
+	assert.Equal(t, map[int64]bool{math.MinInt64: true, math.MaxInt64: true}, seen)
 }
