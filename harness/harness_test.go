@@ -132,14 +132,14 @@ func TestSurvivesMisbehaviour(t *testing.T) {
 			}
 			switch tc.what {
 			case "loop": // started, retried on a fresh worker, restarted
-				assert.Equal(t, 3, x.Stats().Restarts)
+				assert.Equal(t, 3, x.Stats().WorkerStarts)
 				assert.Equal(t, 1, x.Stats().Timeouts)
 			case "slow": // started, retried on a fresh worker
-				assert.Equal(t, 2, x.Stats().Restarts)
+				assert.Equal(t, 2, x.Stats().WorkerStarts)
 				assert.Equal(t, 0, x.Stats().Timeouts)
 			}
 			if tc.what == "leak" || tc.what == "hoard" {
-				assert.GreaterOrEqual(t, x.Stats().Restarts, 2, "the worker retired after the test")
+				assert.GreaterOrEqual(t, x.Stats().WorkerStarts, 2, "the worker retired after the test")
 			}
 		})
 	}
@@ -225,4 +225,39 @@ func TestEndObservationsSkipFieldsAsSetUp(t *testing.T) {
 	assert.Equal(t, []string{"1.FuelAmount=100"}, endObs(res[0]), "the person's fields are as set up")
 	assert.Equal(t, []string{"1.FuelAmount=90"}, endObs(res[1]))
 	assert.Equal(t, []string{"1.FuelAmount=100"}, endObs(res[2]))
+}
+
+// A []byte literal is exactly as long as in the written test, whose
+// []byte("...") has no spare capacity; converting a string at run time
+// would round the capacity up to the allocator's size class.
+func TestByteSliceLiteralsHaveNoSpareCapacity(t *testing.T) {
+	v := setup(t, "nasty", "./caller", "./callee")
+	x := v.executor(t, 1, time.Second)
+	var capOp *testcase.Op
+	for _, op := range v.c.API {
+		if op.Name == "caller.Cap" {
+			capOp = op
+		}
+	}
+	require.NotNil(t, capOp)
+	bytesOp := v.c.Producers(types.NewSlice(types.Typ[types.Byte]))[0]
+	require.Equal(t, testcase.OpPrim, bytesOp.Kind)
+	var tests []*testcase.Test
+	for _, s := range []string{"", "g", "hello"} {
+		tests = append(tests, &testcase.Test{Stmts: []testcase.Stmt{
+			{Op: bytesOp, Value: s},
+			{Op: capOp, Args: []testcase.Ref{{Stmt: 0}}},
+		}})
+	}
+	res, err := x.Run(context.Background(), tests, true)
+	require.NoError(t, err)
+	for i, want := range []string{"0", "1", "5"} {
+		var got []string
+		for _, o := range res[i].Outcome.Observations {
+			if o.Ref.Stmt == 1 && !o.End {
+				got = append(got, o.Text)
+			}
+		}
+		assert.Equal(t, []string{want}, got, "test %d", i)
+	}
 }
