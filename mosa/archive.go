@@ -12,15 +12,22 @@ import (
 )
 
 // Archive keeps one test per covered goal: the first test found to cover
-// it, replaced only by a strictly shorter one.
+// it, replaced only by a strictly shorter one. It remembers the tests it
+// replaced, as fallbacks for a goal whose test later proves flaky.
 type Archive struct {
 	best  map[int32]*testcase.Test
 	first map[int32]int // evaluation at which the goal was first covered
+	// replaced holds per goal the tests that held it before, the most
+	// recent first, at most maxFallbacks.
+	replaced map[int32][]*testcase.Test
 }
+
+// maxFallbacks bounds the replaced tests kept per goal.
+const maxFallbacks = 3
 
 // NewArchive returns an empty archive.
 func NewArchive() *Archive {
-	return &Archive{best: map[int32]*testcase.Test{}, first: map[int32]int{}}
+	return &Archive{best: map[int32]*testcase.Test{}, first: map[int32]int{}, replaced: map[int32][]*testcase.Test{}}
 }
 
 // Update records that t, evaluated as evaluation number eval, covers
@@ -37,6 +44,8 @@ func (a *Archive) Update(t *testcase.Test, goals []int32, eval int) []int32 {
 		}
 		if t.Len() < old.Len() {
 			a.best[g] = t
+			prev := append([]*testcase.Test{old}, a.replaced[g]...)
+			a.replaced[g] = prev[:min(len(prev), maxFallbacks)]
 		}
 	}
 	return fresh
@@ -68,9 +77,57 @@ func (a *Archive) FirstCovered() map[int32]int { return a.first }
 
 // Tests returns the distinct tests of the archive, each with the goals it
 // holds, ordered by their smallest goal.
-func (a *Archive) Tests() []ArchivedTest {
+func (a *Archive) Tests() []ArchivedTest { return group(a.best) }
+
+// Fallbacks returns, for each goal of goals, the test that held it before
+// the level-th replacement (level 0: the test the current one replaced,
+// level 1: the one before it), as archived tests grouped and ordered like
+// Tests. A search confirms every test with a second run, but code that
+// behaves differently from run to run (a select between two ready
+// channels, map iteration order) can still leave a shorter, flaky test in
+// the archive that the final checks then drop; a fallback is the longer
+// test it displaced.
+func (a *Archive) Fallbacks(goals []int32, level int) []ArchivedTest {
+	held := map[int32]*testcase.Test{}
+	for _, g := range goals {
+		if r := a.replaced[g]; level < len(r) {
+			held[g] = r[level]
+		}
+	}
+	return group(held)
+}
+
+// Holders returns the archived tests that hold goals, each with the goals
+// of goals it holds.
+func (a *Archive) Holders(goals []int32) []ArchivedTest {
+	held := map[int32]*testcase.Test{}
+	for _, g := range goals {
+		if t, ok := a.best[g]; ok {
+			held[g] = t
+		}
+	}
+	return group(held)
+}
+
+// Remove uncovers goals whose test proved flaky, and returns those that
+// were covered.
+func (a *Archive) Remove(goals []int32) []int32 {
+	var uncovered []int32
+	for _, g := range goals {
+		if _, ok := a.best[g]; ok {
+			delete(a.best, g)
+			delete(a.first, g)
+			uncovered = append(uncovered, g)
+		}
+	}
+	return uncovered
+}
+
+// group turns goal → test into archived tests ordered by their smallest
+// goal.
+func group(held map[int32]*testcase.Test) []ArchivedTest {
 	byTest := map[*testcase.Test][]int32{}
-	for g, t := range a.best {
+	for g, t := range held {
 		byTest[t] = append(byTest[t], g)
 	}
 	var out []ArchivedTest

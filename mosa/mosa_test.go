@@ -28,6 +28,18 @@ func TestArchiveKeepsShortest(t *testing.T) {
 	assert.Same(t, short, got[1].Test)
 	assert.Equal(t, []int32{1}, got[1].Goals)
 	assert.Equal(t, map[int32]int{0: 1, 1: 1, 2: 4}, a.FirstCovered())
+
+	// The replaced tests are the fallbacks, the most recent first.
+	fb := a.Fallbacks([]int32{0, 1, 2}, 0)
+	assert.Len(t, fb, 1)
+	assert.Same(t, long, fb[0].Test)
+	assert.Equal(t, []int32{0, 1}, fb[0].Goals, "goal 2 never had another test")
+	assert.Empty(t, a.Fallbacks([]int32{0, 1, 2}, 1))
+	a.Update(testOfLen(1), []int32{0}, 5)
+	fb = a.Fallbacks([]int32{0}, 1)
+	assert.Len(t, fb, 1)
+	assert.Same(t, long, fb[0].Test)
+	assert.Same(t, shorter, a.Fallbacks([]int32{0}, 0)[0].Test)
 }
 
 // ind is a test of length n with objectives for the goals 0, 1, ...

@@ -66,11 +66,15 @@ type Search struct {
 	archive *Archive
 	stats   Stats
 	nextSec int
+	// flaky marks the goals seen covered by a test in one run and not in
+	// the next.
+	flaky map[int32]bool
 }
 
 func (s *Search) begin(algorithm string) {
 	s.start = time.Now()
 	s.archive = NewArchive()
+	s.flaky = map[int32]bool{}
 	s.stats = Stats{Algorithm: algorithm, Goals: s.Goals, GoalSeconds: map[int32]float64{}}
 	s.nextSec = 1
 }
@@ -119,16 +123,12 @@ func (s *Search) evaluate(ctx context.Context, tests []*testcase.Test) ([]harnes
 		}
 	}
 	if len(again) > 0 {
-		confirm, err := s.Exec.Run(ctx, again, false)
+		confirmed, err := s.confirm(ctx, again, wanted)
 		if err != nil {
 			return nil, err
 		}
 		elapsed := time.Since(s.start).Seconds()
-		for j, r := range confirm {
-			if r.Trace == nil {
-				continue
-			}
-			both := intersect(wanted[j], r.Trace.Covered)
+		for j, both := range confirmed {
 			evals := s.stats.Evaluations - len(res) + idx[j] + 1
 			for _, g := range s.archive.Update(again[j], both, evals) {
 				s.stats.GoalSeconds[g] = elapsed
@@ -145,6 +145,134 @@ func (s *Search) evaluate(ctx context.Context, tests []*testcase.Test) ([]harnes
 		s.Progress(s.stats)
 	}
 	return res, nil
+}
+
+// flakyConfirmations is how many more runs must confirm a test for a goal
+// that has been seen covered in one run and missed in the next.
+const flakyConfirmations = 4
+
+// confirm runs tests again and returns, per test, the goals of wanted[j]
+// the second run covered too. A goal that one run covered and the next
+// did not is flaky: from then on, a test must cover it in
+// flakyConfirmations more runs, and the test the archive holds for it is
+// held to the same standard (and removed if it fails), so that a test
+// that was lucky twice does not stand for the goal.
+func (s *Search) confirm(ctx context.Context, tests []*testcase.Test, wanted [][]int32) ([][]int32, error) {
+	res, err := s.Exec.Run(ctx, tests, false)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]int32, len(tests))
+	var fresh []int32
+	for j, r := range res {
+		if r.Trace != nil {
+			out[j] = intersect(wanted[j], r.Trace.Covered)
+		}
+		if len(out[j]) < len(wanted[j]) {
+			for _, g := range minus(wanted[j], out[j]) {
+				if !s.flaky[g] {
+					s.flaky[g] = true
+					fresh = append(fresh, g)
+				}
+			}
+		}
+	}
+	// Tests that want a flaky goal run flakyConfirmations more times.
+	var strict []*testcase.Test
+	var owner []int
+	for j := range tests {
+		if s.wantsFlaky(out[j]) {
+			for k := 0; k < flakyConfirmations; k++ {
+				strict = append(strict, tests[j])
+				owner = append(owner, j)
+			}
+		}
+	}
+	// So does the archived test of a goal just found flaky.
+	held := s.archive.Holders(fresh)
+	for _, h := range held {
+		for k := 0; k < flakyConfirmations; k++ {
+			strict = append(strict, h.Test)
+			owner = append(owner, -1)
+		}
+	}
+	if len(strict) == 0 {
+		return out, nil
+	}
+	more, err := s.Exec.Run(ctx, strict, false)
+	if err != nil {
+		return nil, err
+	}
+	// seen counts, per archived test and goal, the runs that covered it.
+	seen := map[*testcase.Test]map[int32]int{}
+	for k, r := range more {
+		var covered []int32
+		if r.Trace != nil {
+			covered = r.Trace.Covered
+		}
+		if j := owner[k]; j >= 0 {
+			out[j] = keepStable(out[j], covered, s.flaky)
+			continue
+		}
+		if seen[strict[k]] == nil {
+			seen[strict[k]] = map[int32]int{}
+		}
+		for _, g := range covered {
+			seen[strict[k]][g]++
+		}
+	}
+	for _, h := range held {
+		var missed []int32
+		for _, g := range h.Goals {
+			if seen[h.Test][g] < flakyConfirmations {
+				missed = append(missed, g)
+			}
+		}
+		for _, g := range s.archive.Remove(missed) {
+			delete(s.stats.GoalSeconds, g)
+		}
+	}
+	return out, nil
+}
+
+func (s *Search) wantsFlaky(goals []int32) bool {
+	for _, g := range goals {
+		if s.flaky[g] {
+			return true
+		}
+	}
+	return false
+}
+
+// keepStable keeps the goals of goals that are not flaky or that covered
+// covers.
+func keepStable(goals, covered []int32, flaky map[int32]bool) []int32 {
+	in := map[int32]bool{}
+	for _, g := range covered {
+		in[g] = true
+	}
+	var out []int32
+	for _, g := range goals {
+		if !flaky[g] || in[g] {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// minus returns the elements of a that are not in b.
+func minus(a, b []int32) []int32 {
+	in := map[int32]bool{}
+	for _, x := range b {
+		in[x] = true
+	}
+	var out []int32
+	for _, x := range a {
+		if !in[x] {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // intersect returns the elements of a that are in b.
