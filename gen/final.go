@@ -9,6 +9,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/cling-go/cling/ccfg"
 	"github.com/cling-go/cling/couple"
@@ -251,6 +253,74 @@ func observe(ctx context.Context, x *harness.Executor, kept []mosa.ArchivedTest)
 	return out, nil
 }
 
+// maxFallbackLevels bounds how far back finish reaches into the tests the
+// archive replaced.
+const maxFallbackLevels = 2
+
+// finish turns the archive into the verified file: it minimises the kept
+// tests, observes their values, names them and verifies the file (see
+// verify). A goal whose test is dropped on the way, because it behaved
+// differently from run to run or failed under go test, gets the test the
+// archive held for it before that one, verified together with the tests
+// that survived; then the one before that. It returns the source, the
+// surviving tests and the names of the dropped ones.
+func finish(ctx context.Context, a *couple.Analysis, x *harness.Executor, c *testcase.Cluster, archive *mosa.Archive, dialect testcase.Dialect, out string, cfg Config) ([]byte, []namedTest, []string, error) {
+	var (
+		src     []byte
+		final   []namedTest
+		dropped []string
+		taken   = map[string]bool{}
+	)
+	candidates := archive.Tests()
+	var wanted []int32
+	for _, k := range candidates {
+		wanted = append(wanted, k.Goals...)
+	}
+	for level := 0; len(candidates) > 0; level++ {
+		kept, err := minimize(ctx, x, candidates)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		emitted, err := observe(ctx, x, kept)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if named := nameTests(a, emitted, taken); len(named) > 0 {
+			tests := append(append([]namedTest(nil), final...), named...)
+			s, f, d, err := verify(ctx, a, c, tests, dialect, out, cfg)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			if s != nil {
+				src, final = s, f
+				dropped = append(dropped, d...)
+			} else {
+				dropped = append(dropped, namesOf(named)...)
+			}
+			for _, t := range final {
+				taken[t.Name] = true
+			}
+		}
+		if level == maxFallbackLevels {
+			break
+		}
+		covered := map[int32]bool{}
+		for _, t := range final {
+			for _, g := range t.covers {
+				covered[g] = true
+			}
+		}
+		var lost []int32
+		for _, g := range wanted {
+			if !covered[g] {
+				lost = append(lost, g)
+			}
+		}
+		candidates = archive.Fallbacks(lost, level)
+	}
+	return src, final, dropped, nil
+}
+
 // maxVerifyRounds bounds how often failing tests are dropped and the file
 // verified again.
 const maxVerifyRounds = 6
@@ -424,59 +494,119 @@ func runGenerated(ctx context.Context, a *couple.Analysis, src []byte, tests []n
 	if err := copyPackageDir(a.Caller.Pkg.Dir, dir); err != nil {
 		return nil, err
 	}
-	var names []string
-	for _, t := range tests {
-		names = append(names, regexp.QuoteMeta(t.Name))
-	}
 	// The runs are split over two processes, so that values that differ
 	// between processes fail too.
 	count := max(cfg.Verify, 2)
-	var stdout bytes.Buffer
-	var runErr error
-	for _, n := range []int{count - count/2, count / 2} {
-		run := proc.Command(ctx, "go", "tool", "test2json", "-t", bin, "-test.v=test2json",
-			"-test.count="+strconv.Itoa(n), "-test.run", "^("+strings.Join(names, "|")+")$")
-		run.Dir = dir
-		run.Stdout = &stdout
-		run.Stderr = &stdout
-		if err := run.Run(); err != nil && runErr == nil {
-			runErr = err
-		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-	}
-	if os.Getenv("CLING_DEBUG") != "" {
-		os.Stderr.Write(stdout.Bytes())
-	}
 	failed := map[string]bool{}
-	sc := bufio.NewScanner(&stdout)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var e struct{ Action, Test string }
-		if json.Unmarshal(sc.Bytes(), &e) != nil {
-			continue
+	for _, n := range []int{count - count/2, count / 2} {
+		f, err := runTests(ctx, bin, dir, tests, n, cfg.Timeout)
+		if err != nil {
+			return nil, err
 		}
-		top := e.Test
-		if i := strings.IndexByte(top, '/'); i >= 0 {
-			top = top[:i]
-		}
-		if e.Action == "fail" && top != "" {
-			failed[top] = true
+		for name := range f {
+			failed[name] = true
 		}
 	}
 	if len(failed) > 0 {
 		return failed, nil
 	}
-	if runErr != nil {
-		// The binary died outside any test (os.Exit, a crash): blame all.
-		all := map[string]bool{}
-		for _, t := range tests {
-			all[t.Name] = true
-		}
-		return all, nil
-	}
 	return vetGenerated(ctx, a, src, out, overlay, cfg)
+}
+
+// runTests runs the tests n times each in one process of the test binary
+// and returns the names of those that failed. A test that ends the
+// process (a panic in a test, a fatal runtime error, the binary's
+// timeout) fails, and the tests that had not run n times yet run again in
+// a new process, so that one such test does not cost the others.
+func runTests(ctx context.Context, bin, dir string, tests []namedTest, n int, perTest time.Duration) (map[string]bool, error) {
+	failed := map[string]bool{}
+	passes := map[string]int{}
+	pending := tests
+	for len(pending) > 0 {
+		var names []string
+		for _, t := range pending {
+			names = append(names, regexp.QuoteMeta(t.Name))
+		}
+		// Every test passed the executor's timeout twice already; the
+		// binary's timeout only guards against one that now hangs.
+		timeout := max(2*time.Minute, time.Duration(n*len(pending))*perTest/4)
+		var stdout bytes.Buffer
+		run := proc.Command(ctx, "go", "tool", "test2json", "-t", bin, "-test.v=test2json",
+			"-test.count="+strconv.Itoa(n), "-test.timeout="+timeout.String(),
+			"-test.run", "^("+strings.Join(names, "|")+")$")
+		run.Dir = dir
+		run.Stdout = &stdout
+		run.Stderr = &stdout
+		runErr := run.Run()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if os.Getenv("CLING_DEBUG") != "" {
+			os.Stderr.Write(stdout.Bytes())
+		}
+		r := testResults(&stdout)
+		for name := range r.failed {
+			failed[name] = true
+		}
+		for name := range r.unfinished {
+			failed[name] = true
+		}
+		for name, k := range r.passes {
+			passes[name] += k
+		}
+		if runErr == nil {
+			break
+		}
+		if len(r.failed) == 0 && len(r.unfinished) == 0 {
+			// The process died outside any test: blame every test.
+			for _, t := range pending {
+				failed[t.Name] = true
+			}
+			break
+		}
+		var again []namedTest
+		for _, t := range pending {
+			if !failed[t.Name] && passes[t.Name] < n {
+				again = append(again, t)
+			}
+		}
+		pending = again
+	}
+	return failed, nil
+}
+
+// testRun is what one run of a test binary reported, per top-level test.
+type testRun struct {
+	// failed tests reported a failure; unfinished ones started and never
+	// ended (the process died while they ran); passes counts the passes.
+	failed, unfinished map[string]bool
+	passes             map[string]int
+}
+
+// testResults reads the test2json events of one run of a test binary.
+func testResults(r io.Reader) testRun {
+	res := testRun{failed: map[string]bool{}, unfinished: map[string]bool{}, passes: map[string]int{}}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var e struct{ Action, Test string }
+		if json.Unmarshal(sc.Bytes(), &e) != nil || e.Test == "" {
+			continue
+		}
+		top, sub, _ := strings.Cut(e.Test, "/")
+		switch {
+		case e.Action == "fail":
+			res.failed[top] = true
+			delete(res.unfinished, top)
+		case sub != "":
+		case e.Action == "run":
+			res.unfinished[top] = true
+		case e.Action == "pass" || e.Action == "skip":
+			res.passes[top]++
+			delete(res.unfinished, top)
+		}
+	}
+	return res
 }
 
 // copyPackageDir copies a package directory's files and its testdata tree,

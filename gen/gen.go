@@ -82,6 +82,9 @@ type Report struct {
 	// Assertions is the dialect of the emitted assertions.
 	Assertions string     `json:"assertions"`
 	Stats      mosa.Stats `json:"stats"`
+	// Executor counts what happened to the executions: panics, timeouts,
+	// crashes and worker restarts.
+	Executor harness.Stats `json:"executor"`
 	// Covers lists, per emitted test, the goals it covers.
 	Covers map[string][]int `json:"-"`
 }
@@ -156,18 +159,8 @@ func Run(ctx context.Context, a *couple.Analysis, cfg Config) (*Report, error) {
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	kept := archive.Tests()
-	kept, err = minimize(ctx, x, kept)
-	if err != nil {
-		return nil, err
-	}
-	emitted, err := observe(ctx, x, kept)
-	if err != nil {
-		return nil, err
-	}
 	dialect := dialectOf(a)
-	named := nameTests(a, emitted)
-	src, final, dropped, err := verify(ctx, a, cluster, named, dialect, out, cfg)
+	src, final, dropped, err := finish(ctx, a, x, cluster, archive, dialect, out, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -176,6 +169,7 @@ func Run(ctx context.Context, a *couple.Analysis, cfg Config) (*Report, error) {
 		TestFile:        out,
 		Tests:           len(final),
 		Executions:      x.Stats().Executions,
+		Executor:        x.Stats(),
 		SearchSeconds:   stats.Seconds,
 		Dropped:         dropped,
 		Skipped:         cluster.Skipped,
@@ -268,17 +262,18 @@ type namedTest struct {
 	covers []int32
 }
 
-// nameTests names each test after the first coupled branch it covers.
-func nameTests(a *couple.Analysis, tests []observedTest) []namedTest {
-	used := map[string]int{}
+// nameTests names each test after the first coupled branch it covers,
+// with a number when that name is taken.
+func nameTests(a *couple.Analysis, tests []observedTest, taken map[string]bool) []namedTest {
 	var out []namedTest
 	for _, t := range tests {
 		g := a.Goals[t.goals[0]]
-		name := "Test" + exportName(calleeShort(g.Site)) + "_" + branchShort(g.R) + "_" + branchShort(g.E)
-		used[name]++
-		if n := used[name]; n > 1 {
-			name = fmt.Sprintf("%s_%d", name, n)
+		base := "Test" + exportName(calleeShort(g.Site)) + "_" + branchShort(g.R) + "_" + branchShort(g.E)
+		name := base
+		for n := 2; taken[name]; n++ {
+			name = fmt.Sprintf("%s_%d", base, n)
 		}
+		taken[name] = true
 		comment := fmt.Sprintf("%s takes %s and then, in the call of %s at %s (in %s), %s.",
 			name, g.R.ID(), couple.CalleeName(g.Site), a.Prog.Pos(g.Site.Pos), g.Site.Func.Name, g.E.ID())
 		if len(t.goals) > 1 {

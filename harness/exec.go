@@ -48,7 +48,14 @@ type Executor struct {
 
 // Stats count the executions and the failures the executor survived.
 type Stats struct {
-	Executions, Panics, Timeouts, Crashes, Restarts int
+	Executions int `json:"executions"`
+	// Panics are tests that panicked (recovered in the worker); Timeouts
+	// and Crashes tests that cost their worker; WorkerStarts the worker
+	// processes started, the first ones included.
+	Panics       int `json:"panics"`
+	Timeouts     int `json:"timeouts"`
+	Crashes      int `json:"crashes"`
+	WorkerStarts int `json:"workerStarts"`
 }
 
 // NewExecutor prepares an executor; workers start on first use.
@@ -197,7 +204,7 @@ func (w *worker) start() error {
 		return fmt.Errorf("%w: no greeting from %s", errWorkerStart, w.x.bin)
 	}
 	w.x.mu.Lock()
-	w.x.stats.Restarts++
+	w.x.stats.WorkerStarts++
 	w.x.mu.Unlock()
 	return nil
 }
