@@ -10,7 +10,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
+	"time"
 
 	"github.com/cling-go/cling/internal/proc"
 	"github.com/cling-go/cling/probe"
@@ -67,6 +69,8 @@ func Build(ctx context.Context, sess *probe.Session, c *testcase.Cluster, opts B
 	}
 	bin := filepath.Join(cache, key, "executor")
 	if st, err := os.Stat(bin); err == nil && st.Mode().IsRegular() {
+		now := time.Now()
+		os.Chtimes(bin, now, now) // recently used: pruning keeps it
 		return bin, nil
 	}
 	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
@@ -91,7 +95,44 @@ func Build(ctx context.Context, sess *probe.Session, c *testcase.Cluster, opts B
 	if err := moveFile(tmp, bin); err != nil {
 		return "", err
 	}
+	pruneCache(cache, keepExecutors, pruneAge)
 	return bin, nil
+}
+
+// The executor cache keeps the keepExecutors most recently used executors,
+// and any used within pruneAge (another cling may be running it).
+const (
+	keepExecutors = 16
+	pruneAge      = 24 * time.Hour
+)
+
+// pruneCache removes the executors of cache beyond the keep most recently
+// used ones that have not been used for age. Errors are ignored: the cache
+// is only an optimisation.
+func pruneCache(cache string, keep int, age time.Duration) {
+	entries, err := os.ReadDir(cache)
+	if err != nil {
+		return
+	}
+	type entry struct {
+		dir  string
+		used time.Time
+	}
+	var all []entry
+	for _, e := range entries {
+		dir := filepath.Join(cache, e.Name())
+		st, err := os.Stat(filepath.Join(dir, "executor"))
+		if !e.IsDir() || err != nil {
+			continue
+		}
+		all = append(all, entry{dir, st.ModTime()})
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].used.After(all[j].used) })
+	for i, e := range all {
+		if i >= keep && time.Since(e.used) > age {
+			os.RemoveAll(e.dir)
+		}
+	}
 }
 
 // buildKey hashes everything the executor is built from: the go version,
