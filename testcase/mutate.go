@@ -175,6 +175,9 @@ func (g *Generator) mutateLiteral(t types.Type, v any) any {
 	return g.literal(t)
 }
 
+// maxInsertedConstant bounds the constants a string mutation inserts.
+const maxInsertedConstant = 16
+
 // delta is a random step: ±1 often, larger sometimes.
 func (g *Generator) delta() int64 {
 	d := int64(1 + g.Rnd.Intn(10))
@@ -198,10 +201,20 @@ func (g *Generator) mutateString(t types.Type, s string) string {
 		b = append(b[:i], b[i+1:]...)
 	case op == 1 && len(b) > 0: // replace
 		b[g.Rnd.Intn(len(b))] = stringAlphabet[g.Rnd.Intn(len(stringAlphabet))]
-	default: // insert
+	default: // insert a character, or a constant of R and E
 		if len(b) < 4*g.Cfg.MaxString {
 			i := g.Rnd.Intn(len(b) + 1)
-			b = append(b[:i], append([]byte{stringAlphabet[g.Rnd.Intn(len(stringAlphabet))]}, b[i:]...)...)
+			ins := []byte{stringAlphabet[g.Rnd.Intn(len(stringAlphabet))]}
+			if k := g.C.Constants.Strings; len(k) > 0 && g.Rnd.Float64() < g.Cfg.ConstantInsert {
+				// A keyword or operator of the code under test, as a
+				// fuzzer's dictionary: "abs" into "(1)" gives "abs(1)",
+				// which no sequence of single characters reaches without
+				// a gradient.
+				if w := k[g.Rnd.Intn(len(k))]; w != "" && len(w) <= maxInsertedConstant {
+					ins = []byte(w)
+				}
+			}
+			b = append(b[:i], append(ins, b[i:]...)...)
 		}
 	}
 	if !utf8.Valid(b) {

@@ -18,8 +18,9 @@ type Config struct {
 	// same for basic types.
 	ObjectReuse, PrimitiveReuse float64
 	// ConstantPool is the probability of drawing a literal from the
-	// constants of R and E.
-	ConstantPool float64
+	// constants of R and E; ConstantInsert the probability that a string
+	// mutation inserts one of those constants rather than a character.
+	ConstantPool, ConstantInsert float64
 	// NilProbability is the probability of nil where other values exist.
 	NilProbability float64
 	// MaxInt bounds random integers; MaxString bounds string lengths;
@@ -49,6 +50,7 @@ func DefaultConfig() Config {
 		ObjectReuse:      0.9,
 		PrimitiveReuse:   0.3,
 		ConstantPool:     0.5,
+		ConstantInsert:   0.3,
 		NilProbability:   0.1,
 		MaxInt:           2048,
 		MaxString:        20,
