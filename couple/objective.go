@@ -231,6 +231,11 @@ func (o *Objectives) load(tr *rt.Trace) {
 	}
 }
 
+// WorstObjective is the objective of a goal for a test that did not run
+// (it timed out or crashed), or was not evaluated for that goal: the
+// largest value of the layered fitness (the paper's form can exceed it).
+const WorstObjective = 3
+
 // Evaluate writes the objective of each goal in goals (all goals if nil)
 // for trace tr into out, which must have one element per goal evaluated.
 // A nil trace (a test that timed out or crashed) scores worst.
@@ -240,7 +245,7 @@ func (o *Objectives) Evaluate(tr *rt.Trace, goals []int32, out []float64) {
 	}
 	if tr == nil {
 		for i := range goals {
-			out[i] = 3
+			out[i] = WorstObjective
 		}
 		return
 	}

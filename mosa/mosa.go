@@ -3,6 +3,7 @@ package mosa
 import (
 	"context"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/cling-go/cling/couple"
@@ -44,21 +45,45 @@ type individual struct {
 	crowding float64
 }
 
-// align re-indexes the objectives to goals, which must be a subset of
-// ind.goals in the same order (goals only ever get covered).
+// align re-indexes the objectives to goals, in increasing order. Goals
+// mostly only get covered, and the objectives are then compacted in
+// place; a goal uncovered again (its test proved flaky) was not evaluated
+// for this test and scores worst.
 func (ind *individual) align(goals []int32) {
-	if len(ind.goals) == len(goals) {
+	if slices.Equal(ind.goals, goals) {
 		return
 	}
 	out := ind.fit[:0] // compacts in place: writes never pass reads
-	k := 0
-	for j, g := range ind.goals {
-		if k < len(goals) && goals[k] == g {
+	if len(goals) > len(ind.goals) || !subset(goals, ind.goals) {
+		out = make([]float64, 0, len(goals))
+	}
+	j := 0
+	for _, g := range goals {
+		for j < len(ind.goals) && ind.goals[j] < g {
+			j++
+		}
+		if j < len(ind.goals) && ind.goals[j] == g {
 			out = append(out, ind.fit[j])
-			k++
+		} else {
+			out = append(out, couple.WorstObjective)
 		}
 	}
 	ind.goals, ind.fit = goals, out
+}
+
+// subset reports whether every element of a (increasing) is in b
+// (increasing).
+func subset(a, b []int32) bool {
+	j := 0
+	for _, x := range a {
+		for j < len(b) && b[j] < x {
+			j++
+		}
+		if j == len(b) || b[j] != x {
+			return false
+		}
+	}
+	return true
 }
 
 // MOSA runs the many-objective sorting algorithm tailored to coupled

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/cling-go/cling/couple"
 	"github.com/cling-go/cling/testcase"
 	"github.com/stretchr/testify/assert"
 )
@@ -82,6 +83,16 @@ func TestAlignKeepsTheObjectivesOfUncoveredGoals(t *testing.T) {
 	x.align([]int32{4})
 	assert.Equal(t, []int32{4}, x.goals)
 	assert.Equal(t, []float64{0.4}, x.fit)
+
+	// A goal uncovered again (same count of goals, another set) was not
+	// evaluated for the test: it scores worst.
+	y := ind(1, 0.0, 0.1, 0.2)
+	y.align([]int32{0, 2})
+	y.align([]int32{0, 1})
+	assert.Equal(t, []int32{0, 1}, y.goals)
+	assert.Equal(t, []float64{0.0, couple.WorstObjective}, y.fit)
+	y.align([]int32{0, 1, 2})
+	assert.Equal(t, []float64{0.0, couple.WorstObjective, couple.WorstObjective}, y.fit)
 }
 
 func TestCrowdingRewardsRareMinima(t *testing.T) {
