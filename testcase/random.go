@@ -422,7 +422,10 @@ func (g *Generator) randomInt(signed bool) int64 {
 	return v
 }
 
-const stringAlphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _-.,:;+*/=()[]{}<>!?\"'#%&@"
+// stringAlphabet is what random strings are made of: letters, digits,
+// punctuation, and the white space and backslash that lexers treat
+// specially (escapes, line ends, comments).
+const stringAlphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _-.,:;+*/=()[]{}<>!?\"'#%&@\\\t\n"
 
 func (g *Generator) randomString() string {
 	if g.Rnd.Float64() < 0.15 {
