@@ -425,7 +425,7 @@ func (g *Generator) randomInt(signed bool) int64 {
 // stringAlphabet is what random strings are made of: letters, digits,
 // punctuation, and the white space and backslash that lexers treat
 // specially (escapes, line ends, comments).
-const stringAlphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _-.,:;+*/=()[]{}<>!?\"'#%&@\\\t\n"
+const stringAlphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _-.,:;+*/=()[]{}<>!?\"'#%&@\\\t\n\r"
 
 func (g *Generator) randomString() string {
 	if g.Rnd.Float64() < 0.15 {
