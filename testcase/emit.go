@@ -747,6 +747,11 @@ func basicLiteral(v any) string {
 		}
 		return s
 	case string:
+		// A raw string reads better than one full of escapes:
+		// `b"\xff"` rather than "b\"\\xff\"".
+		if strings.ContainsAny(x, `"\`) && strconv.CanBackquote(x) {
+			return "`" + x + "`"
+		}
 		return strconv.Quote(x)
 	case bool:
 		return strconv.FormatBool(x)

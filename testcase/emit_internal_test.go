@@ -24,7 +24,11 @@ func TestBasicLiteral(t *testing.T) {
 		{uint64(3), "3", false},
 		{2.0, "2.0", false},
 		{math.Inf(-1), "math.Inf(-1)", true},
-		{"a\"b", `"a\"b"`, false},
+		{"a\"b", "`a\"b`", false},
+		{`b"\xff"`, "`b\"\\xff\"`", false},
+		{"plain", `"plain"`, false},
+		{"a\"b\n", `"a\"b\n"`, false},
+		{"a`\"", "\"a`\\\"\"", false},
 		{true, "true", false},
 	}
 	for _, tt := range tests {
