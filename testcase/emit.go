@@ -747,16 +747,21 @@ func basicLiteral(v any) string {
 		}
 		return s
 	case string:
-		// A raw string reads better than one full of escapes:
-		// `b"\xff"` rather than "b\"\\xff\"".
-		if strings.ContainsAny(x, `"\`) && strconv.CanBackquote(x) {
-			return "`" + x + "`"
-		}
-		return strconv.Quote(x)
+		return stringLiteral(x)
 	case bool:
 		return strconv.FormatBool(x)
 	}
 	return fmt.Sprint(v)
+}
+
+// stringLiteral writes s as a Go string literal: raw when that spares
+// escapes (`b"\xff"` rather than "b\"\\xff\""), quoted otherwise (line
+// ends, backquotes, control characters).
+func stringLiteral(s string) string {
+	if strings.ContainsAny(s, `"\`) && strconv.CanBackquote(s) {
+		return "`" + s + "`"
+	}
+	return strconv.Quote(s)
 }
 
 // assert writes one assertion.
@@ -776,9 +781,9 @@ func (e *testEmitter) assert(o Observation) {
 	case ObsError:
 		if std {
 			fmt.Fprintf(&e.b, "\tif %s == nil || %s.Error() != %s {\n\t\tt.Errorf(\"%s = %%v, want error %%q\", %s, %s)\n\t}\n",
-				target, target, strconv.Quote(o.Text), escapeFormat(target), target, strconv.Quote(o.Text))
+				target, target, stringLiteral(o.Text), escapeFormat(target), target, stringLiteral(o.Text))
 		} else {
-			fmt.Fprintf(&e.b, "\tassert.EqualError(t, %s, %s)\n", target, strconv.Quote(o.Text))
+			fmt.Fprintf(&e.b, "\tassert.EqualError(t, %s, %s)\n", target, stringLiteral(o.Text))
 		}
 	case ObsNil:
 		if std {
@@ -937,9 +942,9 @@ func (e *testEmitter) emitPanic(i int) bool {
 	}
 	switch {
 	case e.out.PanicIsError && e.out.PanicText != "":
-		fmt.Fprintf(&e.b, "\tassert.PanicsWithError(t, %s, func() { %s })\n", strconv.Quote(e.out.PanicText), stmt)
+		fmt.Fprintf(&e.b, "\tassert.PanicsWithError(t, %s, func() { %s })\n", stringLiteral(e.out.PanicText), stmt)
 	case e.out.PanicIsText:
-		fmt.Fprintf(&e.b, "\tassert.PanicsWithValue(t, %s, func() { %s })\n", strconv.Quote(e.out.PanicText), stmt)
+		fmt.Fprintf(&e.b, "\tassert.PanicsWithValue(t, %s, func() { %s })\n", stringLiteral(e.out.PanicText), stmt)
 	default:
 		fmt.Fprintf(&e.b, "\tassert.Panics(t, func() { %s })\n", stmt)
 	}
