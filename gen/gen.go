@@ -132,7 +132,12 @@ func Run(ctx context.Context, a *couple.Analysis, cfg Config) (*Report, error) {
 	if err := os.MkdirAll(cwd, 0o755); err != nil {
 		return nil, err
 	}
-	x := harness.NewExecutor(bin, harness.Options{Workers: cfg.Workers, Timeout: cfg.Timeout, Dir: cwd, Ops: len(cluster.Ops)})
+	// Retrying a timed-out test keeps a moment of load from changing the
+	// result of a run with an evaluation budget, which promises the same
+	// file for the same seed; under a time budget results vary anyway,
+	// and a test that really hangs would cost its worker twice as long.
+	retry := cfg.Budget.MaxEvals > 0
+	x := harness.NewExecutor(bin, harness.Options{Workers: cfg.Workers, Timeout: cfg.Timeout, RetryTimeouts: retry, Dir: cwd, Ops: len(cluster.Ops)})
 	defer x.Close()
 
 	search := &mosa.Search{

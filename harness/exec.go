@@ -22,10 +22,13 @@ type Options struct {
 	// Workers is the number of worker processes (default: number of CPUs).
 	Workers int
 	// Timeout bounds each test (default 1s); a test that exceeds it costs
-	// its worker, which is killed and restarted. A test that times out is
-	// run once more on the fresh worker before it counts as timed out, so
-	// that a moment of load on the machine does not change a result.
+	// its worker, which is killed and restarted.
 	Timeout time.Duration
+	// RetryTimeouts runs a test that timed out once more, on the fresh
+	// worker, before it counts as timed out, so that a moment of load on
+	// the machine does not change a result. It doubles the cost of a test
+	// that really hangs; runs that promise reproducible results want it.
+	RetryTimeouts bool
 	// Dir is the working directory of the workers: the caller package's
 	// directory, as for its tests.
 	Dir string
@@ -250,7 +253,7 @@ func (w *worker) run(ctx context.Context, tests []*testcase.Test, results []Resu
 				w.stop()
 				status := Crashed
 				if errors.Is(err, os.ErrDeadlineExceeded) {
-					if retried != i {
+					if w.x.opts.RetryTimeouts && retried != i {
 						retried = i
 						break // once more, on a fresh worker
 					}

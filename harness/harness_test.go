@@ -41,7 +41,7 @@ func setup(t *testing.T, fix, caller, callee string) env {
 }
 
 func (v env) executor(t *testing.T, workers int, timeout time.Duration, extraEnv ...string) *harness.Executor {
-	x := harness.NewExecutor(v.bin, harness.Options{Workers: workers, Timeout: timeout, Dir: t.TempDir(), Ops: len(v.c.Ops), Env: extraEnv})
+	x := harness.NewExecutor(v.bin, harness.Options{Workers: workers, Timeout: timeout, RetryTimeouts: true, Dir: t.TempDir(), Ops: len(v.c.Ops), Env: extraEnv})
 	t.Cleanup(x.Close)
 	return x
 }
