@@ -147,33 +147,47 @@ func (s *Search) evaluate(ctx context.Context, tests []*testcase.Test) ([]harnes
 	return res, nil
 }
 
-// flakyConfirmations is how many more runs must confirm a test for a goal
-// that has been seen covered in one run and missed in the next.
-const flakyConfirmations = 4
+// confirmRuns is how many more runs confirm a test for the goals it
+// would enter the archive for; flakyConfirmations how many more after
+// those for a goal that has been seen covered in one run and missed in
+// another. A test that covers a goal half of the time passes the first
+// with probability 1/4, and both with 1/2^18.
+const (
+	confirmRuns        = 2
+	flakyConfirmations = 16
+)
 
-// confirm runs tests again and returns, per test, the goals of wanted[j]
-// the second run covered too. A goal that one run covered and the next
-// did not is flaky: from then on, a test must cover it in
+// confirm runs tests confirmRuns more times and returns, per test, the
+// goals of wanted[j] every run covered too. A goal that one run covered
+// and another did not is flaky: from then on, a test must cover it in
 // flakyConfirmations more runs, and the test the archive holds for it is
 // held to the same standard (and removed if it fails), so that a test
-// that was lucky twice does not stand for the goal.
+// that was lucky a few times does not stand for the goal.
 func (s *Search) confirm(ctx context.Context, tests []*testcase.Test, wanted [][]int32) ([][]int32, error) {
-	res, err := s.Exec.Run(ctx, tests, false)
+	batch := make([]*testcase.Test, 0, len(tests)*confirmRuns)
+	for k := 0; k < confirmRuns; k++ {
+		batch = append(batch, tests...)
+	}
+	res, err := s.Exec.Run(ctx, batch, false)
 	if err != nil {
 		return nil, err
 	}
 	out := make([][]int32, len(tests))
-	var fresh []int32
-	for j, r := range res {
+	copy(out, wanted)
+	for k, r := range res {
+		j := k % len(tests)
+		var covered []int32
 		if r.Trace != nil {
-			out[j] = intersect(wanted[j], r.Trace.Covered)
+			covered = r.Trace.Covered
 		}
-		if len(out[j]) < len(wanted[j]) {
-			for _, g := range minus(wanted[j], out[j]) {
-				if !s.flaky[g] {
-					s.flaky[g] = true
-					fresh = append(fresh, g)
-				}
+		out[j] = intersect(out[j], covered)
+	}
+	var fresh []int32
+	for j := range tests {
+		for _, g := range minus(wanted[j], out[j]) {
+			if !s.flaky[g] {
+				s.flaky[g] = true
+				fresh = append(fresh, g)
 			}
 		}
 	}

@@ -31,12 +31,12 @@ func (e *scripted) Run(_ context.Context, tests []*testcase.Test, _ bool) ([]har
 // goal proves flaky; a test that covers it every time takes its place.
 func TestFlakyGoalsNeedMoreConfirmations(t *testing.T) {
 	always := func(gs ...int32) func(int) []int32 { return func(int) []int32 { return gs } }
-	lucky := testOfLen(2)  // covers goal 0 on its first two runs only
+	lucky := testOfLen(2)  // covers goal 0 on its first three runs only
 	flaky := testOfLen(2)  // covers goal 0 on even runs
 	stable := testOfLen(3) // covers goal 0 always
 	ev := &scripted{runs: map[*testcase.Test]int{}, script: map[*testcase.Test]func(int) []int32{
 		lucky: func(k int) []int32 {
-			if k < 2 {
+			if k < 1+confirmRuns {
 				return []int32{0, 1}
 			}
 			return []int32{1}
@@ -53,7 +53,7 @@ func TestFlakyGoalsNeedMoreConfirmations(t *testing.T) {
 	s.begin("test")
 	ctx := context.Background()
 
-	// The lucky test is confirmed by one more run and archived.
+	// The lucky test is confirmed by more runs and archived.
 	ev.runs[lucky]++ // its first run was the search's
 	got, err := s.confirm(ctx, []*testcase.Test{lucky}, [][]int32{{0, 1}})
 	require.NoError(t, err)
@@ -75,5 +75,5 @@ func TestFlakyGoalsNeedMoreConfirmations(t *testing.T) {
 	got, err = s.confirm(ctx, []*testcase.Test{stable}, [][]int32{{0}})
 	require.NoError(t, err)
 	assert.Equal(t, [][]int32{{0}}, got)
-	assert.Equal(t, 1+1+flakyConfirmations, ev.runs[stable])
+	assert.Equal(t, 1+confirmRuns+flakyConfirmations, ev.runs[stable])
 }
