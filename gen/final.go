@@ -258,12 +258,14 @@ func observe(ctx context.Context, x *harness.Executor, kept []mosa.ArchivedTest)
 const maxFallbackLevels = 2
 
 // finish turns the archive into the verified file: it minimises the kept
-// tests, observes their values, names them and verifies the file (see
-// verify). A goal whose test is dropped on the way, because it behaved
-// differently from run to run or failed under go test, gets the test the
-// archive held for it before that one, verified together with the tests
-// that survived; then the one before that. It returns the source, the
-// surviving tests and the names of the dropped ones.
+// tests, observes their values (the unminimised test stands in for a
+// minimised one that behaved differently in two runs), names them and
+// verifies the file (see verify). A goal whose test is dropped on the way,
+// because it behaved differently from run to run or failed under go test,
+// gets the test the archive held for it before that one, verified
+// together with the tests that survived; then the one before that. It
+// returns the source, the surviving tests and the names of the dropped
+// ones.
 func finish(ctx context.Context, a *couple.Analysis, x *harness.Executor, c *testcase.Cluster, archive *mosa.Archive, dialect testcase.Dialect, out string, cfg Config) ([]byte, []namedTest, []string, error) {
 	var (
 		src     []byte
@@ -284,6 +286,26 @@ func finish(ctx context.Context, a *couple.Analysis, x *harness.Executor, c *tes
 		emitted, err := observe(ctx, x, kept)
 		if err != nil {
 			return nil, nil, nil, err
+		}
+		// Minimisation keeps a change after one run, so a shorter test
+		// can be flakier than the one it came from: where the minimised
+		// test did not behave the same twice, the original gets its turn.
+		if len(emitted) < len(kept) {
+			stable := map[*testcase.Test]bool{}
+			for _, e := range emitted {
+				stable[e.test] = true
+			}
+			var originals []mosa.ArchivedTest
+			for i, k := range kept {
+				if !stable[k.Test] {
+					originals = append(originals, candidates[i])
+				}
+			}
+			more, err := observe(ctx, x, originals)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			emitted = append(emitted, more...)
 		}
 		if named := nameTests(a, emitted, taken); len(named) > 0 {
 			tests := append(append([]namedTest(nil), final...), named...)
