@@ -43,7 +43,7 @@ random is random search with an archive (the baseline). The same --seed with
 			&cli.IntFlag{Name: "max-evals", DefaultText: "no limit", Usage: "stop after `N` test executions (makes the output deterministic)"},
 			&cli.Int64Flag{Name: "seed", Value: d.Seed, Usage: "random `SEED`"},
 			&cli.IntFlag{Name: "workers", Aliases: []string{"j"}, DefaultText: "number of CPUs", Usage: "run tests in `N` executor processes"},
-			&cli.DurationFlag{Name: "timeout", Value: d.Timeout, Usage: "kill a test execution after `D`"},
+			&cli.DurationFlag{Name: "timeout", Value: d.Timeout, Usage: "kill a test execution after `D` (with --max-evals, a test that times out runs once more first)"},
 			&cli.StringFlag{Name: "out", Usage: "output `FILE` (default <R dir>/cling_<E name>_test.go)"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite an output file that cling did not write"},
 			&cli.IntFlag{Name: "population", Value: d.Search.Population, Usage: "MOSA population size `N`"},
