@@ -38,8 +38,7 @@ type srcFile struct {
 	file      *ast.File
 	tf        *token.File
 	src       []byte
-	parent    map[ast.Node]ast.Node
-	depths    map[ast.Node]int
+	tree      *srcedit.Tree
 	sites     []*site
 }
 
@@ -141,7 +140,7 @@ func (g *generator) addFiles(pkg *ccfg.Package) error {
 	}
 	var files []*srcFile
 	for _, f := range sources {
-		sf := &srcFile{path: f.Path, rel: g.a.Prog.RelFile(f.Path), pkg: pkg, file: f.AST, tf: f.TF, src: f.Src, parent: srcedit.Parents(f.AST), depths: map[ast.Node]int{}}
+		sf := &srcFile{path: f.Path, rel: g.a.Prog.RelFile(f.Path), pkg: pkg, file: f.AST, tf: f.TF, src: f.Src, tree: srcedit.NewTree(f.AST)}
 		files = append(files, sf)
 		g.byTF[f.TF] = sf
 	}
@@ -188,18 +187,6 @@ func (f *srcFile) off(p token.Pos) int { return f.tf.Offset(p) }
 
 func (f *srcFile) text(n ast.Node) string { return string(f.src[f.off(n.Pos()):f.off(n.End())]) }
 
-func (f *srcFile) depth(n ast.Node) int {
-	if d, ok := f.depths[n]; ok {
-		return d
-	}
-	d := 0
-	if p := f.parent[n]; p != nil {
-		d = f.depth(p) + 1
-	}
-	f.depths[n] = d
-	return d
-}
-
 func (f *srcFile) info() *types.Info { return f.pkg.Info }
 
 // newSite starts a site in f.
@@ -212,7 +199,7 @@ func (g *generator) newSite(f *srcFile) *site {
 // wrap surrounds node n with open and close.
 func (s *site) wrap(n ast.Node, open, close string, layer int) {
 	f := s.file
-	d := f.depth(n)
+	d := f.tree.Depth(n)
 	s.edits = append(s.edits,
 		siteEdit{kind: srcedit.Open, off: f.off(n.Pos()), tmpl: open, depth: d, layer: layer},
 		siteEdit{kind: srcedit.Close, off: f.off(n.End()), tmpl: close, depth: d, layer: layer})
@@ -553,29 +540,22 @@ func (g *generator) funCalDel(cs *couple.CallSite) {
 // not a statement of its own (or a go or defer statement, or an assignment
 // to blanks only).
 func resultsUsed(f *srcFile, call *ast.CallExpr) bool {
-	var n ast.Node = call
-	for {
-		p := f.parent[n]
-		if pe, ok := p.(*ast.ParenExpr); ok {
-			n = pe
-			continue
+	_, parent := f.tree.Unparen(call)
+	switch p := parent.(type) {
+	case *ast.ExprStmt, *ast.GoStmt, *ast.DeferStmt:
+		return false
+	case *ast.AssignStmt:
+		if len(p.Rhs) != 1 {
+			return true
 		}
-		switch p := p.(type) {
-		case *ast.ExprStmt, *ast.GoStmt, *ast.DeferStmt:
-			return false
-		case *ast.AssignStmt:
-			if len(p.Rhs) != 1 {
+		for _, l := range p.Lhs {
+			if id, ok := l.(*ast.Ident); !ok || id.Name != "_" {
 				return true
 			}
-			for _, l := range p.Lhs {
-				if id, ok := l.(*ast.Ident); !ok || id.Name != "_" {
-					return true
-				}
-			}
-			return false
 		}
-		return true
+		return false
 	}
+	return true
 }
 
 // --- conventional operators --------------------------------------------------
@@ -796,7 +776,7 @@ func (g *generator) assignOp(f *srcFile, as *ast.AssignStmt) {
 	s := g.newSite(f)
 	tok := f.off(as.TokPos)
 	s.replace(tok, tok+len(as.Tok.String()), fmt.Sprintf("= %s.%s(%s, %s, ", rtName, h.helper, ph(0), lhs))
-	s.closeAt(f.off(as.Rhs[0].End()), ")", f.depth(as), layerMath)
+	s.closeAt(f.off(as.Rhs[0].End()), ")", f.tree.Depth(as), layerMath)
 	g.add(s, Math, as.TokPos, 0, fmt.Sprintf("replaces %s with %s=", as.Tok, h.to))
 }
 
@@ -854,22 +834,14 @@ func (g *generator) inlineConst(f *srcFile, e ast.Expr) {
 	if tv.Value == nil || isUntyped(tv.Type) || basicInfo(tv.Type) == 0 {
 		return
 	}
-	var n ast.Node = e
-	for {
-		p := f.parent[n]
-		if pe, ok := p.(*ast.ParenExpr); ok {
-			n = pe
-			continue
+	n, p := f.tree.Unparen(e)
+	if pe, ok := p.(ast.Expr); ok {
+		if ptv, ok := info.Types[pe]; ok && ptv.Value != nil {
+			return // part of a constant expression
 		}
-		if pe, ok := p.(ast.Expr); ok {
-			if ptv, ok := info.Types[pe]; ok && ptv.Value != nil {
-				return // part of a constant expression
-			}
-		}
-		if kv, ok := p.(*ast.KeyValueExpr); ok && kv.Key == n {
-			return
-		}
-		break
+	}
+	if kv, ok := p.(*ast.KeyValueExpr); ok && kv.Key == n {
+		return
 	}
 	alt, ok := constAlt(tv.Value, tv.Type)
 	if !ok {

@@ -52,7 +52,7 @@ func (p *Plan) instrumentPackage(c *ccfg.CCFG, rtImport string, out *Instrumente
 	byFile := map[*token.File]*fileInstr{}
 	var order []*fileInstr
 	for _, f := range sources {
-		fi := &fileInstr{p: p, c: c, pkg: pkg, file: f.AST, path: f.Path, tf: f.TF, ed: &editor{src: f.Src}, parent: srcedit.Parents(f.AST), depths: map[ast.Node]int{}}
+		fi := &fileInstr{p: p, c: c, pkg: pkg, file: f.AST, path: f.Path, tf: f.TF, ed: &editor{src: f.Src}, tree: srcedit.NewTree(f.AST)}
 		byFile[f.TF] = fi
 		order = append(order, fi)
 	}
@@ -109,8 +109,7 @@ type fileInstr struct {
 	path   string
 	tf     *token.File
 	ed     *editor
-	parent map[ast.Node]ast.Node
-	depths map[ast.Node]int
+	tree   *srcedit.Tree
 	usesRT bool
 	temps  int
 	// switches whose tag has been bound to a temporary, with its name.
@@ -124,21 +123,9 @@ type fileInstr struct {
 
 func (fi *fileInstr) off(pos token.Pos) int { return fi.tf.Offset(pos) }
 
-func (fi *fileInstr) depth(n ast.Node) int {
-	if d, ok := fi.depths[n]; ok {
-		return d
-	}
-	d := 0
-	if p := fi.parent[n]; p != nil {
-		d = fi.depth(p) + 1
-	}
-	fi.depths[n] = d
-	return d
-}
-
 func (fi *fileInstr) wrap(n ast.Node, open, close string, layer int) {
 	fi.usesRT = true
-	fi.ed.wrap(fi.off(n.Pos()), fi.off(n.End()), open, close, fi.depth(n), layer)
+	fi.ed.wrap(fi.off(n.Pos()), fi.off(n.End()), open, close, fi.tree.Depth(n), layer)
 }
 
 func (fi *fileInstr) insert(pos token.Pos, text string) {
@@ -425,7 +412,7 @@ func (fi *fileInstr) rangeStmt(rs *ast.RangeStmt, id int32) bool {
 	fi.insertAtBodyStart(rs.Body, fmt.Sprintf(" %s.RangeIter(%d);", RT, id))
 	fi.insert(rs.End(), fmt.Sprintf("; %s.RangeEnd(%d)", RT, id))
 	var label *ast.Ident
-	if ls, ok := fi.parent[rs].(*ast.LabeledStmt); ok {
+	if ls, ok := fi.tree.Parent[rs].(*ast.LabeledStmt); ok {
 		label = ls.Label
 	}
 	// Find the breaks that leave this loop.
@@ -513,8 +500,8 @@ func (fi *fileInstr) exit(call *ast.CallExpr, sig *types.Signature) {
 	if sig != nil {
 		results = sig.Results().Len()
 	}
-	if stmt, ok := fi.parent[call].(*ast.ExprStmt); ok {
-		if inList(fi.parent, stmt) {
+	if stmt, ok := fi.tree.Parent[call].(*ast.ExprStmt); ok {
+		if inList(fi.tree.Parent, stmt) {
 			fi.insert(stmt.End(), fmt.Sprintf("; %s.X0()", RT))
 		}
 		// Elsewhere (a for statement's post statement, an init statement)
@@ -573,7 +560,7 @@ func (fi *fileInstr) deferredSite(s *couple.CallSite, sig *types.Signature) stri
 // never leaves its context behind.
 func (fi *fileInstr) restoreIn(call *ast.CallExpr) {
 	var body *ast.BlockStmt
-	for n := fi.parent[call]; n != nil && body == nil; n = fi.parent[n] {
+	for n := fi.tree.Parent[call]; n != nil && body == nil; n = fi.tree.Parent[n] {
 		switch f := n.(type) {
 		case *ast.FuncLit:
 			body = f.Body

@@ -104,6 +104,45 @@ func before(a, b Edit) bool {
 	return false
 }
 
+// Tree is a file's syntax tree seen from below: every node's parent and,
+// computed on demand, its depth (the nesting the edits are ordered by).
+type Tree struct {
+	Parent map[ast.Node]ast.Node
+	depths map[ast.Node]int
+}
+
+// NewTree indexes the nodes of f.
+func NewTree(f *ast.File) *Tree {
+	return &Tree{Parent: Parents(f), depths: map[ast.Node]int{}}
+}
+
+// Depth is the number of ancestors of n.
+func (t *Tree) Depth(n ast.Node) int {
+	if d, ok := t.depths[n]; ok {
+		return d
+	}
+	d := 0
+	if p := t.Parent[n]; p != nil {
+		d = t.Depth(p) + 1
+	}
+	t.depths[n] = d
+	return d
+}
+
+// Unparen climbs from n through the parentheses around it: it returns the
+// outermost parenthesised expression holding n (n itself without any) and
+// that expression's parent.
+func (t *Tree) Unparen(n ast.Node) (outer, parent ast.Node) {
+	for {
+		p := t.Parent[n]
+		pe, ok := p.(*ast.ParenExpr)
+		if !ok {
+			return n, p
+		}
+		n = pe
+	}
+}
+
 // Parents maps every node of a file to its parent.
 func Parents(f *ast.File) map[ast.Node]ast.Node {
 	m := map[ast.Node]ast.Node{}

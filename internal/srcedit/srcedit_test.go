@@ -1,6 +1,7 @@
 package srcedit
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"testing"
@@ -60,4 +61,23 @@ func TestParents(t *testing.T) {
 	fd := f.Decls[0]
 	assert.Equal(t, f, m[fd])
 	assert.Len(t, m, 10) // every node but the file has a parent
+}
+
+func TestTree(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "x.go", "package p\nfunc f() { _ = ((g(1))) }\n", 0)
+	require.NoError(t, err)
+	tr := NewTree(f)
+	assign := f.Decls[0].(*ast.FuncDecl).Body.List[0].(*ast.AssignStmt)
+	outerParen := assign.Rhs[0].(*ast.ParenExpr)
+	call := outerParen.X.(*ast.ParenExpr).X.(*ast.CallExpr)
+	assert.Equal(t, 0, tr.Depth(f))
+	assert.Equal(t, 3, tr.Depth(assign)) // below the file, the func decl, the body
+	assert.Equal(t, 6, tr.Depth(call))   // and two parentheses
+
+	outer, parent := tr.Unparen(call)
+	assert.Same(t, outerParen, outer)
+	assert.Same(t, assign, parent)
+	outer, parent = tr.Unparen(assign)
+	assert.Same(t, assign, outer, "no parentheses around a statement")
+	assert.Same(t, f.Decls[0].(*ast.FuncDecl).Body, parent)
 }
