@@ -22,6 +22,7 @@ import (
 	"github.com/cling-go/cling/ccfg"
 	"github.com/cling-go/cling/couple"
 	"github.com/cling-go/cling/harness"
+	"github.com/cling-go/cling/internal/fstree"
 	"github.com/cling-go/cling/internal/proc"
 	"github.com/cling-go/cling/mosa"
 	"github.com/cling-go/cling/probe"
@@ -645,7 +646,7 @@ func copyPackageDir(src, dst string) error {
 		from, to := filepath.Join(src, e.Name()), filepath.Join(dst, e.Name())
 		switch {
 		case e.IsDir() && e.Name() == "testdata":
-			if err := copyTree(from, to); err != nil {
+			if err := fstree.Copy(from, to); err != nil {
 				return err
 			}
 		case e.Type().IsRegular():
@@ -659,27 +660,6 @@ func copyPackageDir(src, dst string) error {
 		}
 	}
 	return nil
-}
-
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
 }
 
 // vetGenerated runs go vet on the caller package with the generated file

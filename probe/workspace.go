@@ -5,7 +5,6 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/cling-go/cling/ccfg"
+	"github.com/cling-go/cling/internal/fstree"
 	"golang.org/x/mod/modfile"
 )
 
@@ -202,23 +202,8 @@ func (w *Workspace) copyModule(modDir string) (string, error) {
 		return cp, nil
 	}
 	cp := filepath.Join(w.Dir, "mod", fmt.Sprintf("%d-%s", len(w.copies), filepath.Base(modDir)))
-	err := filepath.WalkDir(modDir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(modDir, p)
-		target := filepath.Join(cp, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
-	if err != nil {
-		return "", fmt.Errorf("copying module %s: %w", modDir, err)
+	if err := fstree.Copy(modDir, cp); err != nil {
+		return "", fmt.Errorf("copying module: %w", err)
 	}
 	// A replacement directory needs a go.mod; modules published without
 	// one get the minimal file the go command would synthesise.

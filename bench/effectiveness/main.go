@@ -33,6 +33,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/cling-go/cling/internal/fstree"
 )
 
 // marker is the line cling puts in the test files it writes (gen.Marker).
@@ -450,14 +452,14 @@ func (b *bench) fetch(ctx context.Context, spec string) (*module, error) {
 	}
 	m := &module{Path: path, Version: version, Short: short,
 		Dir: filepath.Join(b.work, "modules", short), pristine: filepath.Join(b.work, "pristine", short)}
-	if err := copyTree(info.Dir, m.Dir); err != nil {
+	if err := fstree.Copy(info.Dir, m.Dir); err != nil {
 		return nil, err
 	}
 	// The dependencies of the module (hcl needs go-spew for its tests).
 	if r := b.run(ctx, m.Dir, short, 10*time.Minute, "go", "mod", "download"); r.Code != 0 {
 		return nil, fmt.Errorf("go mod download in %s: %s", short, r.message())
 	}
-	if err := copyTree(m.Dir, m.pristine); err != nil {
+	if err := fstree.Copy(m.Dir, m.pristine); err != nil {
 		return nil, err
 	}
 	var err error
@@ -487,27 +489,6 @@ func (b *bench) fetch(ctx context.Context, spec string) (*module, error) {
 	m.pairs = pr.Pairs
 	b.logf("%s: %d packages, %d pairs", short, len(m.pkgs), len(m.pairs))
 	return m, nil
-}
-
-// copyTree copies the directory src to dst (which must not exist), with
-// writable files.
-func copyTree(src, dst string) error {
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return err
-	}
-	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
-		return fmt.Errorf("copying %s: %w", src, err)
-	}
-	return filepath.WalkDir(dst, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		return os.Chmod(path, info.Mode().Perm()|0o200)
-	})
 }
 
 // hashTree maps every file under dir (relative, slash-separated) to the

@@ -35,6 +35,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cling-go/cling/internal/fstree"
 )
 
 const (
@@ -152,7 +154,7 @@ func measure(cling, tmp string, t target, repeat, workers int) (*row, error) {
 	r := &row{t: t}
 	// An untimed warm-up run fills the build cache with the dependencies.
 	warm := filepath.Join(tmp, "warm-up")
-	if err := copyTree(t.dir, warm); err != nil {
+	if err := fstree.Copy(t.dir, warm); err != nil {
 		return nil, err
 	}
 	cmd := exec.Command(cling, "mutate", "--caller", t.caller, "--callee", t.callee, "--workers", strconv.Itoa(workers), "--json")
@@ -163,7 +165,7 @@ func measure(cling, tmp string, t target, repeat, workers int) (*row, error) {
 	os.RemoveAll(warm)
 	for i := 0; i < repeat; i++ {
 		dir := filepath.Join(tmp, fmt.Sprintf("run-%d", time.Now().UnixNano()))
-		if err := copyTree(t.dir, dir); err != nil {
+		if err := fstree.Copy(t.dir, dir); err != nil {
 			return nil, err
 		}
 		before, err := digest(dir)
@@ -209,7 +211,7 @@ func measure(cling, tmp string, t target, repeat, workers int) (*row, error) {
 // operators, and cling with all operators on the pair, once each.
 func referenceGremlins(cling, gremlins, tmp string, t target, workers int) error {
 	dir := filepath.Join(tmp, "gremlins")
-	if err := copyTree(t.dir, dir); err != nil {
+	if err := fstree.Copy(t.dir, dir); err != nil {
 		return err
 	}
 	start := time.Now()
@@ -224,7 +226,7 @@ func referenceGremlins(cling, gremlins, tmp string, t target, workers int) error
 	timed := regexp.MustCompile(`Timed out: (\d+), Not viable: (\d+)`).FindStringSubmatch(string(out))
 
 	cdir := filepath.Join(tmp, "cling-all")
-	if err := copyTree(t.dir, cdir); err != nil {
+	if err := fstree.Copy(t.dir, cdir); err != nil {
 		return err
 	}
 	start = time.Now()
@@ -320,29 +322,6 @@ func tail(b []byte) string {
 		s = s[len(s)-500:]
 	}
 	return s
-}
-
-// copyTree copies a directory tree, writable (module cache files are
-// read-only), without version-control metadata.
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() && d.Name() == ".git" {
-			return filepath.SkipDir
-		}
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
 }
 
 // digest hashes every file path and content under dir.

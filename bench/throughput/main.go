@@ -23,6 +23,7 @@ import (
 	"github.com/cling-go/cling/couple"
 	"github.com/cling-go/cling/harness"
 	"github.com/cling-go/cling/internal/fixture"
+	"github.com/cling-go/cling/internal/fstree"
 	"github.com/cling-go/cling/probe"
 	"github.com/cling-go/cling/testcase"
 )
@@ -63,7 +64,7 @@ func run(nTests, reps int, fuzzTime time.Duration) error {
 	}
 	defer os.RemoveAll(tmp)
 	dir := filepath.Join(tmp, "personcar")
-	if err := fixture.CopyTree(fixture.Dir("personcar"), dir); err != nil {
+	if err := fstree.Copy(fixture.Dir("personcar"), dir); err != nil {
 		return err
 	}
 	prog, err := ccfg.Load(ccfg.LoadConfig{Dir: dir, Patterns: []string{"./person", "./car"}})
