@@ -12,6 +12,7 @@ import (
 	"github.com/cling-go/cling/ccfg"
 	"github.com/cling-go/cling/couple"
 	"github.com/cling-go/cling/internal/fixture"
+	"github.com/cling-go/cling/internal/fstree"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -189,7 +190,7 @@ func TestHandWorkedStatuses(t *testing.T) {
 	assert.Contains(t, find(t, res.Mutants, "store/store.go:20:28", "New returns nil").Tests, store+"TestNew")
 	assert.Equal(t, 27, len(res.Mutants))
 	assert.InDelta(t, 18.0/26.0, res.Score(), 1e-9)
-	assert.Empty(t, fixture.Diff(before, fixture.Snapshot(t, dir)), "the module changed")
+	assert.Empty(t, fstree.Diff(before, fixture.Snapshot(t, dir)), "the module changed")
 }
 
 const generatedSuite = `package app_test
@@ -238,7 +239,7 @@ func TestCompare(t *testing.T) {
 	assert.Contains(t, c.Both, id("store/store.go:35:9", "result 1 of 2"))
 	assert.Greater(t, c.ScoreCombined, c.ScoreExisting)
 	assert.Equal(t, res.Score(), c.ScoreCombined)
-	assert.Empty(t, fixture.Diff(before, fixture.Snapshot(t, dir)), "the module changed")
+	assert.Empty(t, fstree.Diff(before, fixture.Snapshot(t, dir)), "the module changed")
 }
 
 func TestBaselineMustPass(t *testing.T) {
@@ -281,7 +282,7 @@ func TestInterruptedRunLeavesModule(t *testing.T) {
 	})
 	require.Error(t, err)
 	assert.True(t, errors.Is(err, context.Canceled), "%v", err)
-	assert.Empty(t, fixture.Diff(before, fixture.Snapshot(t, dir)), "the module changed")
+	assert.Empty(t, fstree.Diff(before, fixture.Snapshot(t, dir)), "the module changed")
 }
 
 // Building each mutant on its own gives the same statuses as the schemata.

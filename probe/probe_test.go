@@ -14,6 +14,7 @@ import (
 	"github.com/cling-go/cling/ccfg"
 	"github.com/cling-go/cling/couple"
 	"github.com/cling-go/cling/internal/fixture"
+	"github.com/cling-go/cling/internal/fstree"
 	"github.com/cling-go/cling/probe"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -96,7 +97,7 @@ func TestPersonCarHandWorked(t *testing.T) {
 	require.Len(t, run.Covered, 2)
 	assert.True(t, run.Covered[0], "(Lazy:false, Fuel<50:true) via DriveToHome")
 	assert.False(t, run.Covered[1], "(Lazy:false, Fuel<50:false) only via a direct call")
-	assert.Empty(t, fixture.Diff(before, fixture.Snapshot(t, dir)), "the module changed")
+	assert.Empty(t, fstree.Diff(before, fixture.Snapshot(t, dir)), "the module changed")
 }
 
 // A failing suite still reports coverage and names the failing tests.
@@ -180,7 +181,7 @@ func TestFixtureSuitesUnchangedByProbes(t *testing.T) {
 			}
 			sort.Strings(failed)
 			assert.Empty(t, failed)
-			assert.Empty(t, fixture.Diff(before, fixture.Snapshot(t, dir)))
+			assert.Empty(t, fstree.Diff(before, fixture.Snapshot(t, dir)))
 		})
 	}
 }

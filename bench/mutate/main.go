@@ -20,12 +20,9 @@ package main
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -168,7 +165,7 @@ func measure(cling, tmp string, t target, repeat, workers int) (*row, error) {
 		if err := fstree.Copy(t.dir, dir); err != nil {
 			return nil, err
 		}
-		before, err := digest(dir)
+		before, err := fstree.Snapshot(dir)
 		if err != nil {
 			return nil, err
 		}
@@ -183,12 +180,12 @@ func measure(cling, tmp string, t target, repeat, workers int) (*row, error) {
 		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 			return nil, fmt.Errorf("cling failed: %v: %s", runErr, errb.String())
 		}
-		after, err := digest(dir)
+		after, err := fstree.Snapshot(dir)
 		if err != nil {
 			return nil, err
 		}
-		if before != after {
-			return nil, fmt.Errorf("cling changed the module in %s", dir)
+		if changed := fstree.Diff(before, after); len(changed) > 0 {
+			return nil, fmt.Errorf("cling changed the module in %s: %s", dir, strings.Join(changed, ", "))
 		}
 		r.mutants = len(rep.Mutants)
 		r.ran = rep.Naive.Mutants
@@ -322,23 +319,4 @@ func tail(b []byte) string {
 		s = s[len(s)-500:]
 	}
 	return s
-}
-
-// digest hashes every file path and content under dir.
-func digest(dir string) (string, error) {
-	h := sha256.New()
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		fmt.Fprintf(h, "%s %d\n", rel, len(b))
-		h.Write(b)
-		return nil
-	})
-	return hex.EncodeToString(h.Sum(nil)), err
 }

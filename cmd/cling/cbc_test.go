@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cling-go/cling/internal/fixture"
+	"github.com/cling-go/cling/internal/fstree"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -82,7 +83,7 @@ func TestCBCKilledLeavesTreeIntact(t *testing.T) {
 			}
 			require.NoError(t, cmd.Process.Signal(sig))
 			_ = cmd.Wait()
-			assert.Empty(t, fixture.Diff(before, fixture.Snapshot(t, dir)), "the module changed")
+			assert.Empty(t, fstree.Diff(before, fixture.Snapshot(t, dir)), "the module changed")
 			if sig == syscall.SIGINT {
 				left, _ := filepath.Glob(filepath.Join(tmp, "cling-*"))
 				assert.Empty(t, left, "the workspace was not removed")

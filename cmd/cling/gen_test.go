@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cling-go/cling/internal/fixture"
+	"github.com/cling-go/cling/internal/fstree"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -87,7 +88,7 @@ func TestGenEndToEnd(t *testing.T) {
 			assert.GreaterOrEqual(t, rep.Covered, tc.minCovered)
 			assert.Positive(t, rep.Tests)
 			assert.Equal(t, "testing", rep.Assertions, "the fixtures do not require testify")
-			changed := fixture.Diff(before, fixture.Snapshot(t, dir))
+			changed := fstree.Diff(before, fixture.Snapshot(t, dir))
 			assert.Equal(t, []string{tc.file}, changed, "gen wrote only its file")
 
 			src, err := os.ReadFile(rep.TestFile)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/cling-go/cling/internal/fixture"
+	"github.com/cling-go/cling/internal/fstree"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -94,7 +95,7 @@ func TestAnalyzeGolden(t *testing.T) {
 			require.Equal(t, 0, r.code, r.stderr)
 			assert.Empty(t, r.stderr)
 			golden(t, tc.golden, r.stdout)
-			assert.Empty(t, fixture.Diff(before, fixture.Snapshot(t, dir)), "cling changed the module")
+			assert.Empty(t, fstree.Diff(before, fixture.Snapshot(t, dir)), "cling changed the module")
 		})
 	}
 }

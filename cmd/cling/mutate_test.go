@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cling-go/cling/internal/fixture"
+	"github.com/cling-go/cling/internal/fstree"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -60,7 +61,7 @@ func TestMutateJSONAndHTML(t *testing.T) {
 	for _, external := range []string{"<link", "src=", "http://", "https://"} {
 		assert.NotContains(t, string(page), external, "the report must not load anything")
 	}
-	assert.Empty(t, fixture.Diff(before, fixture.Snapshot(t, dir)), "cling changed the module")
+	assert.Empty(t, fstree.Diff(before, fixture.Snapshot(t, dir)), "cling changed the module")
 }
 
 func TestMutateTextCompareAndGate(t *testing.T) {

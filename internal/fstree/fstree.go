@@ -1,13 +1,17 @@
-// Package fstree copies directory trees: fixture modules into test
+// Package fstree copies directory trees (fixture modules into test
 // directories, modules into cling's workspaces, a package's files next to
-// the tests cling runs, and real modules into the benchmarks' copies.
+// the tests cling runs, real modules into the benchmarks' copies) and
+// takes snapshots of them, to check that a run left a tree byte-identical.
 package fstree
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 )
 
 // Copy copies the directory tree src to dst, creating dst. Files keep
@@ -46,4 +50,54 @@ func Copy(src, dst string) error {
 		return fmt.Errorf("copying %s: %w", src, err)
 	}
 	return nil
+}
+
+// Snapshot records every directory (its mode) and file (mode and content
+// hash) under dir, keyed by path relative to dir (directories end in /),
+// so that Diff can show whether a run left the tree byte-identical.
+func Snapshot(dir string) (map[string]string, error) {
+	snap := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			snap[rel+"/"] = info.Mode().String()
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(b)
+		snap[rel] = info.Mode().String() + " " + hex.EncodeToString(sum[:])
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("snapshot of %s: %w", dir, err)
+	}
+	return snap, nil
+}
+
+// Diff lists, sorted, the paths that differ between two snapshots: added,
+// removed or changed.
+func Diff(before, after map[string]string) []string {
+	var out []string
+	for k, v := range before {
+		if after[k] != v {
+			out = append(out, k)
+		}
+	}
+	for k := range after {
+		if _, ok := before[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
 }

@@ -42,3 +42,26 @@ func TestCopy(t *testing.T) {
 
 	assert.ErrorContains(t, Copy(filepath.Join(src, "nothing"), dst), "copying")
 }
+
+func TestSnapshotDiff(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.go"), []byte("a"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "b.go"), []byte("b"), 0o644))
+	before, err := Snapshot(dir)
+	require.NoError(t, err)
+	again, err := Snapshot(dir)
+	require.NoError(t, err)
+	assert.Empty(t, Diff(before, again))
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.go"), []byte("A"), 0o644))
+	require.NoError(t, os.Chmod(filepath.Join(dir, "b.go"), 0o600))
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "new"), 0o755))
+	after, err := Snapshot(dir)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a.go", "b.go", "new/"}, Diff(before, after))
+	require.NoError(t, os.RemoveAll(filepath.Join(dir, "new")))
+	require.NoError(t, os.Remove(filepath.Join(dir, "a.go")))
+	gone, err := Snapshot(dir)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a.go", "b.go"}, Diff(before, gone))
+}
