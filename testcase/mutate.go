@@ -143,7 +143,7 @@ func (g *Generator) changeStatement(t *Test, i int) bool {
 
 // mutateLiteral changes a literal: numbers by a small delta, by a
 // constant of the pool, or at random; strings by inserting, deleting or
-// replacing a character, or from the pool.
+// replacing a character, repeating a short run, or from the pool.
 func (g *Generator) mutateLiteral(t types.Type, v any) any {
 	switch x := v.(type) {
 	case bool:
@@ -195,12 +195,14 @@ func (g *Generator) mutateString(t types.Type, s string) string {
 		return g.literal(t).(string)
 	}
 	b := []byte(s)
-	switch op := g.Rnd.Intn(3); {
+	switch op := g.Rnd.Intn(4); {
 	case op == 0 && len(b) > 0: // delete
 		i := g.Rnd.Intn(len(b))
 		b = append(b[:i], b[i+1:]...)
 	case op == 1 && len(b) > 0: // replace
 		b[g.Rnd.Intn(len(b))] = stringAlphabet[g.Rnd.Intn(len(stringAlphabet))]
+	case op == 2 && len(b) > 0 && len(b) < 4*g.Cfg.MaxString:
+		b = g.repeatSpan(b)
 	default: // insert a character, or a constant of R and E
 		if len(b) < 4*g.Cfg.MaxString {
 			i := g.Rnd.Intn(len(b) + 1)
@@ -221,6 +223,31 @@ func (g *Generator) mutateString(t types.Type, s string) string {
 		return s
 	}
 	return string(b)
+}
+
+// maxRepeatedSpan bounds the run of bytes a string mutation repeats.
+const maxRepeatedSpan = 4
+
+// repeatSpan repeats a short run of b in place, up to MaxString times:
+// "0x1f" becomes "0x1fffffffffffffffff". Inputs too long for their type
+// (a number of 17 hex digits, a name past a length limit) take many
+// insertions of single characters, each of which the search must keep
+// without a gradient; this takes one step, as a fuzzer's repeated-bytes
+// mutation does.
+func (g *Generator) repeatSpan(b []byte) []byte {
+	i := g.Rnd.Intn(len(b))
+	n := 1 + g.Rnd.Intn(min(maxRepeatedSpan, len(b)-i))
+	span := append([]byte(nil), b[i:i+n]...)
+	times := 1 + g.Rnd.Intn(g.Cfg.MaxString)
+	if room := 4*g.Cfg.MaxString - len(b); times*n > room {
+		times = max(1, room/n)
+	}
+	out := make([]byte, 0, len(b)+times*n)
+	out = append(out, b[:i+n]...)
+	for k := 0; k < times; k++ {
+		out = append(out, span...)
+	}
+	return append(out, b[i+n:]...)
 }
 
 // insertStatements inserts statements at random positions while

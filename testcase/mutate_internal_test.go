@@ -33,3 +33,28 @@ func TestMutateStringInsertsConstants(t *testing.T) {
 		}
 	}
 }
+
+// Repeating a run turns a short hexadecimal literal into one too long for
+// 64 bits in a single step; the run repeated is a part of the string, so
+// the result keeps the string's prefix and suffix.
+func TestRepeatSpan(t *testing.T) {
+	cfg := DefaultConfig()
+	g := &Generator{Cfg: cfg, Rnd: rand.New(rand.NewSource(1))}
+	long := 0
+	for i := 0; i < 500; i++ {
+		s := string(g.repeatSpan([]byte("0x5")))
+		assert.Greater(t, len(s), 3)
+		assert.LessOrEqual(t, len(s), 4*cfg.MaxString)
+		assert.True(t, strings.HasPrefix(s, "0"), s)
+		if strings.HasPrefix(s, "0x") && strings.Trim(s[2:], "5") == "" && len(s) >= 2+17 {
+			long++
+		}
+	}
+	assert.Greater(t, long, 10, "17 or more repeated hex digits")
+
+	// The length bound holds for strings already near it.
+	near := strings.Repeat("ab", 2*cfg.MaxString-1)
+	for i := 0; i < 100; i++ {
+		assert.LessOrEqual(t, len(g.repeatSpan([]byte(near))), 4*cfg.MaxString+maxRepeatedSpan)
+	}
+}
