@@ -159,6 +159,9 @@ type Constants struct {
 	Ints    []int64
 	Floats  []float64
 	Strings []string
+	// Chars are the printable ASCII character literals ('(', ',', 'x'),
+	// as strings: what a lexer compares input bytes with.
+	Chars []string
 }
 
 // Cluster is everything a test of R may do: the calls of R's exported API
@@ -1083,8 +1086,15 @@ func (k *Constants) Add(f *ast.File) {
 		v := constant.MakeFromLiteral(lit.Value, lit.Kind, 0)
 		switch lit.Kind {
 		case token.INT, token.CHAR:
-			if i, exact := constant.Int64Val(v); exact && !slices.Contains(k.Ints, i) {
+			i, exact := constant.Int64Val(v)
+			if !exact {
+				break
+			}
+			if !slices.Contains(k.Ints, i) {
 				k.Ints = append(k.Ints, i)
+			}
+			if c := string(rune(i)); lit.Kind == token.CHAR && i >= ' ' && i <= '~' && !slices.Contains(k.Chars, c) {
+				k.Chars = append(k.Chars, c)
 			}
 		case token.FLOAT:
 			if f, _ := constant.Float64Val(v); !slices.Contains(k.Floats, f) {

@@ -200,13 +200,13 @@ func (g *Generator) mutateString(t types.Type, s string) string {
 		i := g.Rnd.Intn(len(b))
 		b = append(b[:i], b[i+1:]...)
 	case op == 1 && len(b) > 0: // replace
-		b[g.Rnd.Intn(len(b))] = stringAlphabet[g.Rnd.Intn(len(stringAlphabet))]
+		b[g.Rnd.Intn(len(b))] = g.char()
 	case op == 2 && len(b) > 0 && len(b) < 4*g.Cfg.MaxString:
 		b = g.repeatSpan(b)
 	default: // insert a character, or a constant of R and E
 		if len(b) < 4*g.Cfg.MaxString {
 			i := g.Rnd.Intn(len(b) + 1)
-			ins := []byte{stringAlphabet[g.Rnd.Intn(len(stringAlphabet))]}
+			ins := []byte{g.char()}
 			if k := g.C.Constants.Strings; len(k) > 0 && g.Rnd.Float64() < g.Cfg.ConstantInsert {
 				// A keyword or operator of the code under test, as a
 				// fuzzer's dictionary: "abs" into "(1)" gives "abs(1)",
@@ -223,6 +223,17 @@ func (g *Generator) mutateString(t types.Type, s string) string {
 		return s
 	}
 	return string(b)
+}
+
+// char draws a character for string mutation: with probability
+// ConstantInsert one of the character literals of R and E, the bytes a
+// lexer or parser compares its input with ('(' and ',' make a call of two
+// arguments out of "max(1)"); otherwise one of the alphabet.
+func (g *Generator) char() byte {
+	if k := g.C.Constants.Chars; len(k) > 0 && g.Rnd.Float64() < g.Cfg.ConstantInsert {
+		return k[g.Rnd.Intn(len(k))][0]
+	}
+	return stringAlphabet[g.Rnd.Intn(len(stringAlphabet))]
 }
 
 // maxRepeatedSpan bounds the run of bytes a string mutation repeats.

@@ -1,12 +1,15 @@
 package testcase
 
 import (
+	"go/parser"
+	"go/token"
 	"go/types"
 	"math/rand"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // String mutation inserts whole constants of the code under test, as a
@@ -56,5 +59,31 @@ func TestRepeatSpan(t *testing.T) {
 	near := strings.Repeat("ab", 2*cfg.MaxString-1)
 	for i := 0; i < 100; i++ {
 		assert.LessOrEqual(t, len(g.repeatSpan([]byte(near))), 4*cfg.MaxString+maxRepeatedSpan)
+	}
+}
+
+// Character literals of the code under test become single-character
+// strings for string mutation; they stay integer constants too.
+func TestConstantsChars(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "lex.go", `package lex
+func kind(c byte) int {
+	switch c {
+	case '(', ',':
+		return 1
+	case '\n', 'é':
+		return 2
+	}
+	return int(c - '0') + 7
+}`, 0)
+	require.NoError(t, err)
+	var k Constants
+	k.Add(f)
+	assert.Equal(t, []string{"(", ",", "0"}, k.Chars, "printable ASCII only")
+	assert.Equal(t, []int64{'(', ',', 1, '\n', 'é', 2, '0', 7}, k.Ints)
+
+	g := &Generator{C: &Cluster{Constants: k}, Cfg: DefaultConfig(), Rnd: rand.New(rand.NewSource(1))}
+	g.Cfg.ConstantInsert = 1
+	for i := 0; i < 50; i++ {
+		assert.Contains(t, "(,0", string(g.char()))
 	}
 }

@@ -19,7 +19,9 @@ type Config struct {
 	ObjectReuse, PrimitiveReuse float64
 	// ConstantPool is the probability of drawing a literal from the
 	// constants of R and E; ConstantInsert the probability that a string
-	// mutation inserts one of those constants rather than a character.
+	// mutation inserts one of those constants rather than a character,
+	// and that a character it inserts or replaces is one of their
+	// character literals rather than one of the alphabet.
 	ConstantPool, ConstantInsert float64
 	// NilProbability is the probability of nil where other values exist.
 	NilProbability float64
