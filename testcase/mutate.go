@@ -279,11 +279,76 @@ func (g *Generator) insertStatements(t *Test) bool {
 				changed = true
 				continue
 			}
+		case r < 0.1+g.Cfg.SetUpCalls+g.Cfg.CloneUses:
+			if g.cloneUses(t) {
+				changed = true
+				continue
+			}
 		}
 		g.InsertCall(t, g.PickAPI(), pos)
 		changed = true
 	}
 	return changed
+}
+
+// cloneUses repeats what a test does with one of its literals, with a
+// variant of the literal: after s := "tea", cart.AddItem(s, 1, 450) and
+// stock.Add(s, 1), it inserts s2 := "tex" and, after each call that takes
+// s, the same call taking s2. The copies keep every other argument,
+// receivers included, so they act on the same objects: a second cart line
+// that is also in stock. States that need several entries (two lines whose
+// prices overflow together, a map with two keys) are out of reach of single
+// insertions, which must each leave the test consistent to survive.
+func (g *Generator) cloneUses(t *Test) bool {
+	var lits []int
+	for i, s := range t.Stmts {
+		if s.Op.Kind == OpPrim && len(g.cloneableUsers(t, i)) > 0 {
+			lits = append(lits, i)
+		}
+	}
+	if len(lits) == 0 || t.Len() >= g.Cfg.MaxLen {
+		return false
+	}
+	lit := lits[g.Rnd.Intn(len(lits))]
+	users := g.cloneableUsers(t, lit)
+	orig := t.Stmts[lit]
+	variant := &inserter{g: g, t: t, pos: lit + 1}
+	clone := variant.add(Stmt{Op: orig.Op, Value: g.mutateLiteral(orig.Op.Type, orig.Value)})
+	for k, u := range users {
+		u += 1 + k // shifted by the variant and the copies before it
+		if t.Len() >= g.Cfg.MaxLen {
+			break
+		}
+		s := t.Stmts[u]
+		args := append([]Ref(nil), s.Args...)
+		for a := range args {
+			if !args[a].IsOmitted() && args[a].Stmt == lit {
+				args[a] = Ref{Stmt: clone}
+			}
+		}
+		ins := &inserter{g: g, t: t, pos: u + 1}
+		ins.add(Stmt{Op: s.Op, Args: args, Value: s.Value})
+	}
+	return true
+}
+
+// cloneableUsers lists the calls and field sets that take statement i's
+// value as an argument.
+func (g *Generator) cloneableUsers(t *Test, i int) []int {
+	var users []int
+	for j := i + 1; j < t.Len(); j++ {
+		s := t.Stmts[j]
+		if s.Op.Kind != OpCall && s.Op.Kind != OpFieldSet {
+			continue
+		}
+		for _, a := range s.Args {
+			if !a.IsOmitted() && a.Stmt == i {
+				users = append(users, j)
+				break
+			}
+		}
+	}
+	return users
 }
 
 // insertFieldSet assigns an exported field of a struct the test points to.

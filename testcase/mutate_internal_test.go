@@ -62,6 +62,51 @@ func TestRepeatSpan(t *testing.T) {
 	}
 }
 
+// Cloning the uses of a literal repeats every call that takes it, on the
+// same receivers, with a variant of the literal: a second cart line that
+// is also in stock.
+func TestCloneUses(t *testing.T) {
+	str, integer := types.Typ[types.String], types.Typ[types.Int]
+	obj := types.NewPointer(types.NewStruct(nil, nil))
+	newObj := &Op{Kind: OpCall, Name: "New", Results: []types.Type{obj}}
+	add := &Op{Kind: OpCall, Name: "(*T).Add", Method: true, Params: []types.Type{obj, str, integer}}
+	lit := &Op{Kind: OpPrim, Name: "string", Type: str}
+	num := &Op{Kind: OpPrim, Name: "int", Type: integer}
+	orig := &Test{Stmts: []Stmt{
+		{Op: newObj},               // 0: cart
+		{Op: newObj},               // 1: stock
+		{Op: lit, Value: "tea"},    // 2
+		{Op: num, Value: int64(1)}, // 3
+		{Op: add, Args: []Ref{{0, 0}, {2, 0}, {3, 0}}}, // 4: cart.Add(s, n)
+		{Op: add, Args: []Ref{{1, 0}, {2, 0}, {3, 0}}}, // 5: stock.Add(s, n)
+	}}
+	g := &Generator{C: &Cluster{}, Cfg: DefaultConfig(), Rnd: rand.New(rand.NewSource(3))}
+	sawString := false
+	for i := 0; i < 50; i++ {
+		tc := orig.Clone()
+		require.True(t, g.cloneUses(tc))
+		require.NoError(t, tc.Valid())
+		if tc.Stmts[3].Op == num {
+			// The int was cloned: n2 after n, then a copy after each Add.
+			assert.Equal(t, []Ref{{0, 0}, {2, 0}, {4, 0}}, tc.Stmts[6].Args)
+			assert.Equal(t, []Ref{{1, 0}, {2, 0}, {4, 0}}, tc.Stmts[8].Args)
+			continue
+		}
+		sawString = true
+		require.Equal(t, 9, tc.Len(), "\n%s", tc)
+		assert.Equal(t, lit, tc.Stmts[3].Op)
+		assert.Equal(t, []Ref{{0, 0}, {2, 0}, {4, 0}}, tc.Stmts[5].Args, "cart.Add(s, n)")
+		assert.Equal(t, []Ref{{0, 0}, {3, 0}, {4, 0}}, tc.Stmts[6].Args, "cart.Add(s2, n)")
+		assert.Equal(t, []Ref{{1, 0}, {2, 0}, {4, 0}}, tc.Stmts[7].Args, "stock.Add(s, n)")
+		assert.Equal(t, []Ref{{1, 0}, {3, 0}, {4, 0}}, tc.Stmts[8].Args, "stock.Add(s2, n)")
+	}
+	assert.True(t, sawString)
+
+	// A test whose literals nobody calls with has nothing to clone.
+	bare := &Test{Stmts: []Stmt{{Op: lit, Value: "x"}, {Op: newObj}}}
+	assert.False(t, g.cloneUses(bare))
+}
+
 // Character literals of the code under test become single-character
 // strings for string mutation; they stay integer constants too.
 func TestConstantsChars(t *testing.T) {

@@ -38,6 +38,9 @@ type Config struct {
 	// SetUpCalls is the probability that a call of a random test is a
 	// method of a value the test built (outside R) rather than R's API.
 	SetUpCalls float64
+	// CloneUses is the probability that an insertion repeats the calls
+	// that take a literal, with a variant of the literal.
+	CloneUses float64
 	// ConstructorPreference is the probability of building a value with a
 	// constructor when there is one, rather than a composite literal.
 	ConstructorPreference float64
@@ -60,6 +63,7 @@ func DefaultConfig() Config {
 		ExtremeInts:      0.02,
 		CoveringPriority: 0.6,
 		SetUpCalls:       0.3,
+		CloneUses:        0.1,
 
 		ConstructorPreference: 0.8,
 	}
