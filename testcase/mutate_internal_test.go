@@ -4,7 +4,9 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"math"
 	"math/rand"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -131,4 +133,28 @@ func kind(c byte) int {
 	for i := 0; i < 50; i++ {
 		assert.Contains(t, "(,0", string(g.char()))
 	}
+}
+
+// Numbers in text include floats of every magnitude float64 has, never
+// an infinity.
+func TestFloatText(t *testing.T) {
+	g := &Generator{C: &Cluster{}, Cfg: DefaultConfig(), Rnd: rand.New(rand.NewSource(1))}
+	var small, large, huge int
+	for i := 0; i < 2000; i++ {
+		s := g.floatText()
+		f, err := strconv.ParseFloat(s, 64)
+		require.NoError(t, err, s)
+		require.False(t, math.IsInf(f, 0) || strings.Contains(s, "Inf"), s)
+		switch a := math.Abs(f); {
+		case a >= 1e-4 && a < 1e7:
+			small++
+		case a >= 1e300:
+			huge++
+		default:
+			large++
+		}
+	}
+	assert.Greater(t, small, 800, "everyday magnitudes")
+	assert.Greater(t, large, 800, "large and tiny exponents")
+	assert.Greater(t, huge, 5, "near float64's limit")
 }

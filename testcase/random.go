@@ -436,6 +436,9 @@ const stringAlphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123
 func (g *Generator) randomString() string {
 	if g.Rnd.Float64() < 0.15 {
 		// A number in text: many APIs parse them.
+		if g.Rnd.Intn(2) == 0 {
+			return g.floatText()
+		}
 		return strconv.FormatInt(g.randomInt(true), 10)
 	}
 	n := g.Rnd.Intn(g.Cfg.MaxString + 1)
@@ -444,6 +447,22 @@ func (g *Generator) randomString() string {
 		b[i] = stringAlphabet[g.Rnd.Intn(len(stringAlphabet))]
 	}
 	return string(b)
+}
+
+// floatText is a floating-point number in text, with up to 4 significant
+// digits: half of them of everyday magnitude ("0.0125", "3.5e+06"), half
+// anywhere in float64's range ("-7.2e-291", "1.8e+308"), whose exponents
+// a parser checks and a string mutation can push past the range.
+func (g *Generator) floatText() string {
+	exp := g.Rnd.Intn(10) - 3
+	if g.Rnd.Intn(2) == 0 {
+		exp = g.Rnd.Intn(307+307+1) - 307
+	}
+	v := (0.1 + 0.9*g.Rnd.Float64()) * math.Pow(10, float64(exp+1))
+	if g.Rnd.Intn(2) == 0 {
+		v = -v
+	}
+	return strconv.FormatFloat(v, 'g', 1+g.Rnd.Intn(4), 64)
 }
 
 func clampInt(v int64, k types.BasicKind) int64 {
