@@ -142,21 +142,28 @@ func (g *Generator) changeStatement(t *Test, i int) bool {
 }
 
 // mutateLiteral changes a literal: numbers by a small delta, by a
-// constant of the pool, or at random; strings by inserting, deleting or
-// replacing a character, repeating a short run, or from the pool.
+// constant of the pool, or at random, and integers now and then to a
+// limit of their type; strings by inserting, deleting or replacing a
+// character, repeating a short run, or from the pool.
 func (g *Generator) mutateLiteral(t types.Type, v any) any {
 	switch x := v.(type) {
 	case bool:
 		return !x
 	case int64:
+		kind := t.Underlying().(*types.Basic).Kind()
 		switch r := g.Rnd.Float64(); {
+		case r < extremeMutation:
+			return g.extremeInt(kind)
 		case r < 0.6:
-			return clampInt(x+g.delta(), t.Underlying().(*types.Basic).Kind())
+			return clampInt(x+g.delta(), kind)
 		default:
 			return g.literal(t)
 		}
 	case uint64:
-		if g.Rnd.Float64() < 0.6 {
+		switch r := g.Rnd.Float64(); {
+		case r < extremeMutation:
+			return clampUint(math.MaxUint64, t.Underlying().(*types.Basic).Kind())
+		case r < 0.6:
 			d := g.delta()
 			if d < 0 && uint64(-d) > x {
 				return uint64(0)
@@ -174,6 +181,12 @@ func (g *Generator) mutateLiteral(t types.Type, v any) any {
 	}
 	return g.literal(t)
 }
+
+// extremeMutation is the probability that mutation sets an integer to
+// a limit of its type, as a fuzzer substitutes its interesting values:
+// a test that already builds the right state (two order lines, both in
+// stock) is one step from the overflow the state can reach.
+const extremeMutation = 0.05
 
 // maxInsertedConstant bounds the constants a string mutation inserts.
 const maxInsertedConstant = 16

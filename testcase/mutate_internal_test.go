@@ -158,3 +158,25 @@ func TestFloatText(t *testing.T) {
 	assert.Greater(t, large, 800, "large and tiny exponents")
 	assert.Greater(t, huge, 5, "near float64's limit")
 }
+
+// Mutating an integer sometimes jumps to a limit of its type, clamped to
+// the type's range.
+func TestMutateIntegerToLimit(t *testing.T) {
+	g := &Generator{C: &Cluster{}, Cfg: DefaultConfig(), Rnd: rand.New(rand.NewSource(1))}
+	limits := map[any]int{}
+	for i := 0; i < 2000; i++ {
+		switch v := g.mutateLiteral(types.Typ[types.Int8], int64(5)).(type) {
+		case int64:
+			require.True(t, v >= math.MinInt8 && v <= math.MaxInt8, v)
+			if v == math.MinInt8 || v == math.MaxInt8 {
+				limits[v]++
+			}
+		}
+		if v := g.mutateLiteral(types.Typ[types.Uint16], uint64(5)).(uint64); v == math.MaxUint16 {
+			limits["uint16"]++
+		}
+	}
+	for _, k := range []any{int64(math.MinInt8), int64(math.MaxInt8), "uint16"} {
+		assert.Greater(t, limits[k], 20, k)
+	}
+}

@@ -403,15 +403,19 @@ func (g *Generator) literal(t types.Type) any {
 			return clampInt(k.Ints[g.Rnd.Intn(len(k.Ints))], b.Kind())
 		}
 		if g.Rnd.Float64() < g.Cfg.ExtremeInts {
-			extreme := int64(math.MaxInt64)
-			if g.Rnd.Intn(2) == 0 {
-				extreme = math.MinInt64
-			}
-			return clampInt(extreme, b.Kind())
+			return g.extremeInt(b.Kind())
 		}
 		return clampInt(g.randomInt(true), b.Kind())
 	}
 	return int64(0)
+}
+
+// extremeInt is the greatest or the least value of a signed integer kind.
+func (g *Generator) extremeInt(k types.BasicKind) int64 {
+	if g.Rnd.Intn(2) == 0 {
+		return clampInt(math.MinInt64, k)
+	}
+	return clampInt(math.MaxInt64, k)
 }
 
 // randomInt favours small numbers: half of the draws lie in [-10, 10].
