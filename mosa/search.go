@@ -151,9 +151,9 @@ func (s *Search) evaluate(ctx context.Context, tests []*testcase.Test) ([]harnes
 // would enter the archive for; flakyConfirmations how many more after
 // those for a goal that has been seen covered in one run and missed in
 // another. A test that covers a goal half of the time passes the first
-// with probability 1/4, and both with 1/2^18.
+// with probability 1/16, and both with 1/2^20.
 const (
-	confirmRuns        = 2
+	confirmRuns        = 4
 	flakyConfirmations = 16
 )
 
