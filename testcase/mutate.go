@@ -315,7 +315,7 @@ func (g *Generator) insertStatements(t *Test) bool {
 func (g *Generator) cloneUses(t *Test) bool {
 	var lits []int
 	for i, s := range t.Stmts {
-		if s.Op.Kind == OpPrim && len(g.cloneableUsers(t, i)) > 0 {
+		if s.Op.Kind == OpPrim && len(callUsers(t, i)) > 0 {
 			lits = append(lits, i)
 		}
 	}
@@ -323,7 +323,7 @@ func (g *Generator) cloneUses(t *Test) bool {
 		return false
 	}
 	lit := lits[g.Rnd.Intn(len(lits))]
-	users := g.cloneableUsers(t, lit)
+	users := callUsers(t, lit)
 	orig := t.Stmts[lit]
 	variant := &inserter{g: g, t: t, pos: lit + 1}
 	clone := variant.add(Stmt{Op: orig.Op, Value: g.mutateLiteral(orig.Op.Type, orig.Value)})
@@ -345,9 +345,9 @@ func (g *Generator) cloneUses(t *Test) bool {
 	return true
 }
 
-// cloneableUsers lists the calls and field sets that take statement i's
-// value as an argument.
-func (g *Generator) cloneableUsers(t *Test, i int) []int {
+// callUsers lists the calls and field sets that take statement i's value
+// as an argument.
+func callUsers(t *Test, i int) []int {
 	var users []int
 	for j := i + 1; j < t.Len(); j++ {
 		s := t.Stmts[j]
