@@ -1079,6 +1079,9 @@ func collectConstants(pkgs ...*ccfg.Package) Constants {
 // Add adds the literals of a file, once each.
 func (k *Constants) Add(f *ast.File) {
 	ast.Inspect(f, func(n ast.Node) bool {
+		if _, ok := n.(*ast.ImportSpec); ok {
+			return false // an import path is no value of the program
+		}
 		lit, ok := n.(*ast.BasicLit)
 		if !ok {
 			return true

@@ -225,7 +225,7 @@ func (g *Generator) mutateString(t types.Type, s string) string {
 				// fuzzer's dictionary: "abs" into "(1)" gives "abs(1)",
 				// which no sequence of single characters reaches without
 				// a gradient.
-				if w := k[g.Rnd.Intn(len(k))]; w != "" && len(w) <= maxInsertedConstant {
+				if w := g.shortConstant(k); w != "" && len(w) <= maxInsertedConstant {
 					ins = []byte(w)
 				}
 			}
@@ -236,6 +236,17 @@ func (g *Generator) mutateString(t types.Type, s string) string {
 		return s
 	}
 	return string(b)
+}
+
+// shortConstant draws two constants and returns the shorter: the
+// operators, keywords and punctuation a parser matches are short, its
+// messages long.
+func (g *Generator) shortConstant(k []string) string {
+	a, b := k[g.Rnd.Intn(len(k))], k[g.Rnd.Intn(len(k))]
+	if len(b) < len(a) {
+		return b
+	}
+	return a
 }
 
 // char draws a character for string mutation: with probability

@@ -113,6 +113,8 @@ func TestCloneUses(t *testing.T) {
 // strings for string mutation; they stay integer constants too.
 func TestConstantsChars(t *testing.T) {
 	f, err := parser.ParseFile(token.NewFileSet(), "lex.go", `package lex
+import "strings"
+var ops = strings.Split("+ -", " ")
 func kind(c byte) int {
 	switch c {
 	case '(', ',':
@@ -126,6 +128,7 @@ func kind(c byte) int {
 	var k Constants
 	k.Add(f)
 	assert.Equal(t, []string{"(", ",", "0"}, k.Chars, "printable ASCII only")
+	assert.Equal(t, []string{"+ -", " "}, k.Strings, "no import paths")
 	assert.Equal(t, []int64{'(', ',', 1, '\n', 'é', 2, '0', 7}, k.Ints)
 
 	g := &Generator{C: &Cluster{Constants: k}, Cfg: DefaultConfig(), Rnd: rand.New(rand.NewSource(1))}
@@ -179,4 +182,17 @@ func TestMutateIntegerToLimit(t *testing.T) {
 	for _, k := range []any{int64(math.MinInt8), int64(math.MaxInt8), "uint16"} {
 		assert.Greater(t, limits[k], 20, k)
 	}
+}
+
+// Inserted constants favour short ones: tokens rather than messages.
+func TestShortConstant(t *testing.T) {
+	g := &Generator{C: &Cluster{}, Cfg: DefaultConfig(), Rnd: rand.New(rand.NewSource(1))}
+	k := []string{",", "unexpected end of input"}
+	short := 0
+	for i := 0; i < 1000; i++ {
+		if g.shortConstant(k) == "," {
+			short++
+		}
+	}
+	assert.InDelta(t, 750, short, 60, "the shorter of two draws: 3/4")
 }
