@@ -100,8 +100,11 @@ func (g *gen) op(op *testcase.Op) string {
 			// Exactly as long as the string, as []byte("...") in a test is:
 			// converting a string at run time rounds the capacity up, and
 			// code that slices past the length would then behave
-			// differently in the executor and in the written test.
-			return fmt.Sprintf("{Outputs: 1, Prim: func(v any) any { s := v.(string); b := make(%s, len(s)); copy(b, s); return b }}", g.typ(op.Type))
+			// differently in the executor and in the written test. The
+			// conversion before the copy serves slices of a named byte
+			// type, which the built-in copy from a string does not take.
+			t := g.typ(op.Type)
+			return fmt.Sprintf("{Outputs: 1, Prim: func(v any) any { s := v.(string); b := make(%s, len(s)); copy(b, %s(s)); return b }}", t, t)
 		}
 		return fmt.Sprintf("{Outputs: 1, Prim: func(v any) any { return %s(v.(%s)) }}", g.typ(op.Type), literalGoType(op.Type))
 	case testcase.OpNil:

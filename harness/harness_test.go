@@ -233,31 +233,40 @@ func TestEndObservationsSkipFieldsAsSetUp(t *testing.T) {
 func TestByteSliceLiteralsHaveNoSpareCapacity(t *testing.T) {
 	v := setup(t, "nasty", "./caller", "./callee")
 	x := v.executor(t, 1, time.Second)
-	var capOp *testcase.Op
+	ops := map[string]*testcase.Op{}
 	for _, op := range v.c.API {
-		if op.Name == "caller.Cap" {
-			capOp = op
-		}
+		ops[op.Name] = op
 	}
-	require.NotNil(t, capOp)
-	bytesOp := v.c.Producers(types.NewSlice(types.Typ[types.Byte]))[0]
-	require.Equal(t, testcase.OpPrim, bytesOp.Kind)
-	var tests []*testcase.Test
-	for _, s := range []string{"", "g", "hello"} {
-		tests = append(tests, &testcase.Test{Stmts: []testcase.Stmt{
-			{Op: bytesOp, Value: s},
-			{Op: capOp, Args: []testcase.Ref{{Stmt: 0}}},
-		}})
-	}
-	res, err := x.Run(context.Background(), tests, true)
-	require.NoError(t, err)
-	for i, want := range []string{"0", "1", "5"} {
-		var got []string
-		for _, o := range res[i].Outcome.Observations {
-			if o.Ref.Stmt == 1 && !o.End {
-				got = append(got, o.Text)
+	for _, tc := range []struct {
+		call  string
+		param types.Type
+	}{
+		{"caller.Cap", types.NewSlice(types.Typ[types.Byte])},
+		{"caller.ProgramCap", ops["caller.ProgramCap"].Params[0]},
+	} {
+		t.Run(tc.call, func(t *testing.T) {
+			call := ops[tc.call]
+			require.NotNil(t, call)
+			bytesOp := v.c.Producers(tc.param)[0]
+			require.Equal(t, testcase.OpPrim, bytesOp.Kind)
+			var tests []*testcase.Test
+			for _, s := range []string{"", "g", "hello"} {
+				tests = append(tests, &testcase.Test{Stmts: []testcase.Stmt{
+					{Op: bytesOp, Value: s},
+					{Op: call, Args: []testcase.Ref{{Stmt: 0}}},
+				}})
 			}
-		}
-		assert.Equal(t, []string{want}, got, "test %d", i)
+			res, err := x.Run(context.Background(), tests, true)
+			require.NoError(t, err)
+			for i, want := range []string{"0", "1", "5"} {
+				var got []string
+				for _, o := range res[i].Outcome.Observations {
+					if o.Ref.Stmt == 1 && !o.End {
+						got = append(got, o.Text)
+					}
+				}
+				assert.Equal(t, []string{want}, got, "test %d", i)
+			}
+		})
 	}
 }

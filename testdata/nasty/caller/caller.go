@@ -36,3 +36,11 @@ func Do(what string, n int) int {
 // string literal must have the capacity []byte("...") has in a written
 // test: code that slices past the length behaves differently otherwise.
 func Cap(b []byte) int { return cap(b) }
+
+// Opcode is an instruction of a byte code: a named byte type.
+type Opcode byte
+
+// ProgramCap returns the capacity of a byte code. Slices of a named byte
+// type are built from string literals too ([]caller.Opcode("...")), but
+// the built-in copy from a string takes []byte only.
+func ProgramCap(code []Opcode) int { return cap(code) }
