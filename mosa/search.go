@@ -261,43 +261,36 @@ func (s *Search) wantsFlaky(goals []int32) bool {
 // keepStable keeps the goals of goals that are not flaky or that covered
 // covers.
 func keepStable(goals, covered []int32, flaky map[int32]bool) []int32 {
-	in := map[int32]bool{}
-	for _, g := range covered {
-		in[g] = true
-	}
-	var out []int32
-	for _, g := range goals {
-		if !flaky[g] || in[g] {
-			out = append(out, g)
-		}
-	}
-	return out
+	in := setOf(covered)
+	return filter(goals, func(g int32) bool { return !flaky[g] || in[g] })
 }
 
 // minus returns the elements of a that are not in b.
 func minus(a, b []int32) []int32 {
-	in := map[int32]bool{}
-	for _, x := range b {
-		in[x] = true
-	}
-	var out []int32
-	for _, x := range a {
-		if !in[x] {
-			out = append(out, x)
-		}
-	}
-	return out
+	in := setOf(b)
+	return filter(a, func(x int32) bool { return !in[x] })
 }
 
 // intersect returns the elements of a that are in b.
 func intersect(a, b []int32) []int32 {
-	in := map[int32]bool{}
-	for _, x := range b {
+	in := setOf(b)
+	return filter(a, func(x int32) bool { return in[x] })
+}
+
+// setOf returns the elements of xs as a set.
+func setOf(xs []int32) map[int32]bool {
+	in := make(map[int32]bool, len(xs))
+	for _, x := range xs {
 		in[x] = true
 	}
+	return in
+}
+
+// filter returns, in order, the elements of xs that keep accepts.
+func filter(xs []int32, keep func(int32) bool) []int32 {
 	var out []int32
-	for _, x := range a {
-		if in[x] {
+	for _, x := range xs {
+		if keep(x) {
 			out = append(out, x)
 		}
 	}
