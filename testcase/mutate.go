@@ -153,7 +153,7 @@ func (g *Generator) mutateLiteral(t types.Type, v any) any {
 		kind := t.Underlying().(*types.Basic).Kind()
 		switch r := g.Rnd.Float64(); {
 		case r < extremeMutation:
-			return g.extremeInt(kind)
+			return g.intLimit(kind)
 		case r < 0.6:
 			return clampInt(x+g.delta(), kind)
 		default:
@@ -325,16 +325,20 @@ func (g *Generator) insertStatements(t *Test) bool {
 // insertions, which must each leave the test consistent to survive.
 func (g *Generator) cloneUses(t *Test) bool {
 	var lits []int
+	var uses [][]int
 	for i, s := range t.Stmts {
-		if s.Op.Kind == OpPrim && len(callUsers(t, i)) > 0 {
-			lits = append(lits, i)
+		if s.Op.Kind != OpPrim {
+			continue
+		}
+		if u := callUsers(t, i); len(u) > 0 {
+			lits, uses = append(lits, i), append(uses, u)
 		}
 	}
 	if len(lits) == 0 || t.Len() >= g.Cfg.MaxLen {
 		return false
 	}
-	lit := lits[g.Rnd.Intn(len(lits))]
-	users := callUsers(t, lit)
+	k := g.Rnd.Intn(len(lits))
+	lit, users := lits[k], uses[k]
 	orig := t.Stmts[lit]
 	variant := &inserter{g: g, t: t, pos: lit + 1}
 	clone := variant.add(Stmt{Op: orig.Op, Value: g.mutateLiteral(orig.Op.Type, orig.Value)})

@@ -403,15 +403,16 @@ func (g *Generator) literal(t types.Type) any {
 			return clampInt(k.Ints[g.Rnd.Intn(len(k.Ints))], b.Kind())
 		}
 		if g.Rnd.Float64() < g.Cfg.ExtremeInts {
-			return g.extremeInt(b.Kind())
+			return g.intLimit(b.Kind())
 		}
 		return clampInt(g.randomInt(true), b.Kind())
 	}
 	return int64(0)
 }
 
-// extremeInt is the greatest or the least value of a signed integer kind.
-func (g *Generator) extremeInt(k types.BasicKind) int64 {
+// intLimit is the greatest or the least value of a signed integer kind
+// (emit.go's extremeInt names it in a written test).
+func (g *Generator) intLimit(k types.BasicKind) int64 {
 	if g.Rnd.Intn(2) == 0 {
 		return clampInt(math.MinInt64, k)
 	}
