@@ -104,6 +104,20 @@ func (cc *controlCache) controlling(c *ccfg.CCFG, f *ccfg.Function, blocks []int
 	return out
 }
 
+// Controlling returns the branches on which reaching branching node n is
+// control dependent, over realizable paths of the CCFG of n's package (R
+// or E): the branches of n's function and of its callers, lifted as
+// described at controlling, and entry pseudo-branches of externally
+// callable functions whose entry leads unavoidably to n. The result is
+// sorted and memoised; callers must not modify it.
+func (a *Analysis) Controlling(n *ccfg.BranchNode) []Branch {
+	c := a.Caller
+	if n.Pkg == a.Callee.Pkg {
+		c = a.Callee
+	}
+	return a.ctl.controlling(c, n.Func, n.Func.BlocksOf(n))
+}
+
 func memoKey(f *ccfg.Function, blocks []int) string {
 	var sb strings.Builder
 	sb.WriteString(strconv.Itoa(int(f.Pos())))

@@ -3,8 +3,9 @@
 // the caller targets B_R(s) (branches of R that lead unavoidably to s), the
 // callee targets B_E(s) (branches of E reachable from the functions s may
 // call), their products, the coupled branches, and the covering functions
-// of R from which some call site is reachable. It also turns execution
-// traces into coverage and objective values (see objective.go).
+// of R from which some call site is reachable. It numbers the branching
+// nodes for the probes (Index) and answers control-dependence queries
+// (Controlling) for the search's objective.
 package couple
 
 import (

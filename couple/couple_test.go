@@ -175,3 +175,27 @@ func TestAnalyzeErrors(t *testing.T) {
 	assert.EqualError(t, err, "no call sites from example.com/personcar/car to example.com/personcar/person")
 	assert.True(t, ccfg.IsLoadError(err))
 }
+
+// A branching node is control dependent on the branches that lead
+// unavoidably to it, across functions: p.Lazy is tested in addEnergy,
+// which only the true branch of Fuel < 100 calls; a function's first node
+// depends on the entry pseudo-branch of the function.
+func TestControlling(t *testing.T) {
+	a := analyze(t, "personcar", "./person", "./car")
+	nodes := map[string]*ccfg.BranchNode{}
+	for _, n := range a.Caller.Nodes {
+		nodes[n.ID()] = n
+	}
+	for _, n := range a.Callee.Nodes {
+		nodes[n.ID()] = n
+	}
+	for _, tc := range []struct{ node, want string }{
+		{"person/person.go:22:5", "person/person.go:14:5:true"},
+		{"person/person.go:14:5", "entry:(*Person).DriveToHome"},
+		{"car/car.go:14:5", "entry:(*Car).Refuel"},
+	} {
+		n := nodes[tc.node]
+		require.NotNil(t, n, tc.node)
+		assert.Equal(t, []string{tc.want}, ids(a.Controlling(n)), tc.node)
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cling-go/cling/couple"
+	"github.com/cling-go/cling/fitness"
 	"github.com/cling-go/cling/harness"
 	"github.com/cling-go/cling/mosa"
 	"github.com/cling-go/cling/probe"
@@ -45,8 +46,10 @@ type Config struct {
 	CacheDir string
 	// Progress, if set, receives search statistics as the search goes.
 	Progress func(mosa.Stats)
-	// Search configures MOSA (population, fitness, repair attempts).
+	// Search configures MOSA (population, repair attempts).
 	Search mosa.Params
+	// Fitness is the form of the objective of a coupled branch.
+	Fitness fitness.Form
 }
 
 // DefaultConfig returns the defaults of `cling gen`.
@@ -60,6 +63,7 @@ func DefaultConfig() Config {
 		Test:      testcase.DefaultConfig(),
 		Verify:    5,
 		Search:    mosa.DefaultParams(),
+		Fitness:   fitness.Layered,
 	}
 }
 
@@ -143,7 +147,7 @@ func Run(ctx context.Context, a *couple.Analysis, cfg Config) (*Report, error) {
 	search := &mosa.Search{
 		Exec:       x,
 		Gen:        testcase.NewGenerator(cluster, cfg.Test, cfg.Seed),
-		Objectives: a.NewObjectives(cfg.Search.Fitness),
+		Objectives: fitness.NewObjectives(a, cfg.Fitness),
 		Goals:      len(a.Goals),
 		Budget:     cfg.Budget,
 		Progress:   cfg.Progress,

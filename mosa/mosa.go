@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/cling-go/cling/couple"
 	"github.com/cling-go/cling/repair"
 	"github.com/cling-go/cling/testcase"
 )
@@ -23,14 +22,12 @@ type Params struct {
 	// RepairAttempts bounds the mutations that try to put a covering call
 	// back into a broken offspring.
 	RepairAttempts int
-	// Fitness selects the objective of a coupled branch.
-	Fitness couple.Fitness
 }
 
-// DefaultParams are the defaults of DESIGN.md: population 50, crossover
-// 0.75, 10% new tests, 50 repair attempts, layered fitness.
+// DefaultParams are MOSA's defaults: population 50, crossover 0.75, 10%
+// new tests, 50 repair attempts.
 func DefaultParams() Params {
-	return Params{Population: 50, Crossover: 0.75, NewTests: 0.1, RepairAttempts: 50, Fitness: couple.Layered}
+	return Params{Population: 50, Crossover: 0.75, NewTests: 0.1, RepairAttempts: 50}
 }
 
 // individual is a test with its objective values.
@@ -49,7 +46,7 @@ type individual struct {
 // mostly only get covered, and the objectives are then compacted in
 // place; a goal uncovered again (its test proved flaky) was not evaluated
 // for this test and scores worst.
-func (ind *individual) align(goals []int32) {
+func (ind *individual) align(goals []int32, worst float64) {
 	if slices.Equal(ind.goals, goals) {
 		return
 	}
@@ -65,7 +62,7 @@ func (ind *individual) align(goals []int32) {
 		if j < len(ind.goals) && ind.goals[j] == g {
 			out = append(out, ind.fit[j])
 		} else {
-			out = append(out, couple.WorstObjective)
+			out = append(out, worst)
 		}
 	}
 	ind.goals, ind.fit = goals, out
@@ -121,7 +118,7 @@ func (s *Search) MOSA(ctx context.Context, p Params) (*Archive, *Stats, error) {
 		if len(uncovered) == 0 {
 			break
 		}
-		pop = s.survive(append(pop, q...), uncovered, p.Population)
+		pop = s.survive(append(pop, q...), uncovered, p.Population, obj.Worst())
 	}
 	s.stats.Repairs = counts.Repaired + counts.Replaced
 	s.stats.Drops = counts.Dropped
@@ -150,7 +147,7 @@ func (s *Search) uncovered() []int32 {
 
 // evaluateAll executes tests, updates the archive, and computes the
 // objectives of the goals still uncovered.
-func (s *Search) evaluateAll(ctx context.Context, obj *couple.Objectives, tests []*testcase.Test) ([]*individual, error) {
+func (s *Search) evaluateAll(ctx context.Context, obj Objectives, tests []*testcase.Test) ([]*individual, error) {
 	res, err := s.evaluate(ctx, tests)
 	if err != nil {
 		return nil, err
@@ -232,10 +229,11 @@ func (s *Search) tournament(pop []*individual) *individual {
 // survive keeps n individuals by preference sorting over the uncovered
 // goals: front 0 is the best test of each goal (ties to the shorter),
 // further fronts come from non-dominated sorting; the last front admitted
-// is cut by crowding distance.
-func (s *Search) survive(all []*individual, uncovered []int32, n int) []*individual {
+// is cut by crowding distance. An individual not evaluated for an
+// uncovered goal scores worst on it.
+func (s *Search) survive(all []*individual, uncovered []int32, n int, worst float64) []*individual {
 	for _, ind := range all {
-		ind.align(uncovered)
+		ind.align(uncovered, worst)
 	}
 	fronts := preferenceSort(all, len(uncovered))
 	var next []*individual

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/cling-go/cling/couple"
+	"github.com/cling-go/cling/fitness"
 	"github.com/cling-go/cling/testcase"
 	"github.com/stretchr/testify/assert"
 )
@@ -69,30 +69,30 @@ func TestDominates(t *testing.T) {
 	assert.False(t, dominates(ind(1, 0.2, 0.2), ind(1, 0.2, 0.2)), "equal vectors")
 	assert.False(t, dominates(ind(1, 0.1, 0.3), ind(1, 0.2, 0.2)), "incomparable")
 	a, b := ind(1, 0.1, 5, 0.3), ind(1, 0.2, 0, 0.3)
-	a.align([]int32{0, 2})
-	b.align([]int32{0, 2})
+	a.align([]int32{0, 2}, fitness.Worst)
+	b.align([]int32{0, 2}, fitness.Worst)
 	assert.True(t, dominates(a, b), "only uncovered goals count")
 }
 
 func TestAlignKeepsTheObjectivesOfUncoveredGoals(t *testing.T) {
 	x := ind(1, 0.0, 0.1, 0.2, 0.3, 0.4)
-	x.align([]int32{1, 3, 4})
+	x.align([]int32{1, 3, 4}, fitness.Worst)
 	assert.Equal(t, []float64{0.1, 0.3, 0.4}, x.fit)
-	x.align([]int32{1, 3, 4})
+	x.align([]int32{1, 3, 4}, fitness.Worst)
 	assert.Equal(t, []float64{0.1, 0.3, 0.4}, x.fit, "aligning twice changes nothing")
-	x.align([]int32{4})
+	x.align([]int32{4}, fitness.Worst)
 	assert.Equal(t, []int32{4}, x.goals)
 	assert.Equal(t, []float64{0.4}, x.fit)
 
 	// A goal uncovered again (same count of goals, another set) was not
 	// evaluated for the test: it scores worst.
 	y := ind(1, 0.0, 0.1, 0.2)
-	y.align([]int32{0, 2})
-	y.align([]int32{0, 1})
+	y.align([]int32{0, 2}, fitness.Worst)
+	y.align([]int32{0, 1}, fitness.Worst)
 	assert.Equal(t, []int32{0, 1}, y.goals)
-	assert.Equal(t, []float64{0.0, couple.WorstObjective}, y.fit)
-	y.align([]int32{0, 1, 2})
-	assert.Equal(t, []float64{0.0, couple.WorstObjective, couple.WorstObjective}, y.fit)
+	assert.Equal(t, []float64{0.0, fitness.Worst}, y.fit)
+	y.align([]int32{0, 1, 2}, fitness.Worst)
+	assert.Equal(t, []float64{0.0, fitness.Worst, fitness.Worst}, y.fit)
 }
 
 func TestCrowdingRewardsRareMinima(t *testing.T) {
@@ -116,7 +116,7 @@ func TestSurviveFillsByFrontThenCrowding(t *testing.T) {
 	d := ind(6, 0.8, 0.3)
 	e := ind(2, 0.9, 0.99)
 	s := &Search{}
-	next := s.survive([]*individual{a, b, c, d, e}, []int32{0, 1}, 3)
+	next := s.survive([]*individual{a, b, c, d, e}, []int32{0, 1}, 3, fitness.Worst)
 	assert.Len(t, next, 3)
 	assert.Equal(t, 0, a.rank)
 	assert.Equal(t, 0, c.rank)

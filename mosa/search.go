@@ -5,8 +5,8 @@ import (
 	"errors"
 	"time"
 
-	"github.com/cling-go/cling/couple"
 	"github.com/cling-go/cling/harness"
+	"github.com/cling-go/cling/probe/rt"
 	"github.com/cling-go/cling/testcase"
 )
 
@@ -21,6 +21,19 @@ type Budget struct {
 // Evaluator executes tests; harness.Executor is one.
 type Evaluator interface {
 	Run(ctx context.Context, tests []*testcase.Test, observe bool) ([]harness.Result, error)
+}
+
+// Objectives computes, from the trace of a test's execution, the objective
+// value of goals: 0 for a covered goal, larger the farther the test is;
+// fitness.Objectives is one.
+type Objectives interface {
+	// Evaluate writes the objective of each goal in goals (all goals if
+	// nil) for trace tr into out; a nil trace (a test that timed out or
+	// crashed) scores Worst.
+	Evaluate(tr *rt.Trace, goals []int32, out []float64)
+	// Worst is the objective of a goal for a test that was not evaluated
+	// for it.
+	Worst() float64
 }
 
 // Stats describe a search run.
@@ -57,7 +70,7 @@ type Search struct {
 	Gen  *testcase.Generator
 	// Objectives computes the objective of each goal from a trace (MOSA
 	// needs it; random search does not).
-	Objectives *couple.Objectives
+	Objectives Objectives
 	Goals      int
 	Budget     Budget
 	Progress   func(Stats)

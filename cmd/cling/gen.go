@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/cling-go/cling/couple"
+	"github.com/cling-go/cling/fitness"
 	"github.com/cling-go/cling/gen"
 	"github.com/cling-go/cling/mosa"
 	"github.com/urfave/cli/v2"
@@ -47,7 +48,7 @@ random is random search with an archive (the baseline). The same --seed with
 			&cli.StringFlag{Name: "out", Usage: "output `FILE` (default <R dir>/cling_<E name>_test.go)"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite an output file that cling did not write"},
 			&cli.IntFlag{Name: "population", Value: d.Search.Population, Usage: "MOSA population size `N`"},
-			&cli.StringFlag{Name: "fitness", Value: "layered", Usage: "objective of a coupled branch: `layered` or paper"},
+			&cli.StringFlag{Name: "fitness", Value: d.Fitness.String(), Usage: "objective of a coupled branch: `layered` or paper"},
 			&cli.IntFlag{Name: "repair-attempts", Value: d.Search.RepairAttempts, Usage: "up to `N` mutations may restore a covering call before an offspring is dropped"},
 			&cli.StringFlag{Name: "stats", Usage: "append the configuration and statistics of the run to `FILE` (CSV if it ends in .csv, JSON lines otherwise)"},
 			&cli.BoolFlag{Name: "json", Usage: "write the result as JSON to stdout"},
@@ -89,14 +90,11 @@ func runGen(c *cli.Context) error {
 		return usagef("--population must be at least 2")
 	}
 	cfg.Search.RepairAttempts = c.Int("repair-attempts")
-	switch c.String("fitness") {
-	case "layered":
-		cfg.Search.Fitness = couple.Layered
-	case "paper":
-		cfg.Search.Fitness = couple.Paper
-	default:
-		return usagef("unknown fitness %q: use layered or paper", c.String("fitness"))
+	form, err := fitness.ParseForm(c.String("fitness"))
+	if err != nil {
+		return usagef("%v", err)
 	}
+	cfg.Fitness = form
 	a, err := loadPair(c)
 	if err != nil {
 		return err

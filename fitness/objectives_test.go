@@ -1,16 +1,19 @@
-package couple_test
+package fitness_test
 
 import (
 	"testing"
 
+	"github.com/cling-go/cling/ccfg"
 	"github.com/cling-go/cling/couple"
+	"github.com/cling-go/cling/fitness"
+	"github.com/cling-go/cling/internal/fixture"
 	"github.com/cling-go/cling/probe/rt"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// personcarTraces builds traces of the paper's example by hand, in the
-// numbering of the analysis.
+// personcar is the analysis of the personcar fixture, the example of the
+// Coupled Branches Criterion, with the numbers its traces use.
 type personcar struct {
 	a                       *couple.Analysis
 	fuel100, lazy, fuel50   int32 // node indices
@@ -19,7 +22,9 @@ type personcar struct {
 }
 
 func newPersonCar(t *testing.T) personcar {
-	a := analyze(t, "personcar", "./person", "./car")
+	dir := fixture.Copy(t, "personcar")
+	a, err := couple.LoadPair(ccfg.LoadConfig{Dir: dir}, "./person", "./car")
+	require.NoError(t, err)
 	ix := a.Index()
 	p := personcar{a: a, refuelSite: 1}
 	for i, n := range ix.Nodes {
@@ -40,14 +45,14 @@ func newPersonCar(t *testing.T) personcar {
 	return p
 }
 
-func eval(t *testing.T, a *couple.Analysis, kind couple.Fitness, tr *rt.Trace) []float64 {
+func eval(t *testing.T, a *couple.Analysis, form fitness.Form, tr *rt.Trace) []float64 {
 	t.Helper()
 	out := make([]float64, len(a.Goals))
-	a.NewObjectives(kind).Evaluate(tr, nil, out)
+	fitness.NewObjectives(a, form).Evaluate(tr, nil, out)
 	return out
 }
 
-// Paper 002, section 3.2.1: t' takes Entry -> 13 -> 16 -> b8 -> b10: the
+// The criterion's worked example: t' takes Entry -> 13 -> 16 -> b8 -> b10: the
 // caller branch is covered, the callee's false branch too (goal 1 is
 // covered), and for goal 0 only the branch distance at b8 remains.
 func TestObjectivePaperExample(t *testing.T) {
@@ -67,8 +72,8 @@ func TestObjectivePaperExample(t *testing.T) {
 		},
 		Covered: []int32{1},
 	}
-	layered := eval(t, p.a, couple.Layered, tr)
-	paper := eval(t, p.a, couple.Paper, tr)
+	layered := eval(t, p.a, fitness.Layered, tr)
+	paper := eval(t, p.a, fitness.Paper, tr)
 	d := 21.0 / 22.0 // approach level 0 + ν(21)
 	assert.InDelta(t, d/(d+1), layered[0], 1e-12)
 	assert.InDelta(t, d, paper[0], 1e-12)
@@ -86,8 +91,8 @@ func TestObjectiveCallerBranchMissed(t *testing.T) {
 		{Node: p.lazy, DistT: 0, DistF: 1, FirstT: 3},
 	}}
 	dr := 0.5 // ν(1)
-	assert.InDeltaSlice(t, []float64{2 + dr/(dr+1), 2 + dr/(dr+1)}, eval(t, p.a, couple.Layered, tr), 1e-12)
-	assert.InDeltaSlice(t, []float64{dr + 1, dr + 1}, eval(t, p.a, couple.Paper, tr), 1e-12)
+	assert.InDeltaSlice(t, []float64{2 + dr/(dr+1), 2 + dr/(dr+1)}, eval(t, p.a, fitness.Layered, tr), 1e-12)
+	assert.InDeltaSlice(t, []float64{dr + 1, dr + 1}, eval(t, p.a, fitness.Paper, tr), 1e-12)
 }
 
 // The caller branch's node is not even reached: fuel 120 takes the else
@@ -101,13 +106,13 @@ func TestObjectiveApproachLevelAcrossFunctions(t *testing.T) {
 	}}
 	dr := 1 + 21.0/22.0
 	want := 2 + dr/(dr+1)
-	assert.InDeltaSlice(t, []float64{want, want}, eval(t, p.a, couple.Layered, tr), 1e-12)
+	assert.InDeltaSlice(t, []float64{want, want}, eval(t, p.a, fitness.Layered, tr), 1e-12)
 	// Nothing ran at all: the entry pseudo-branch of DriveToHome is two
 	// levels up, with branch distance 1.
 	none := &rt.Trace{}
 	dr = 2 + 0.5
 	want = 2 + dr/(dr+1)
-	assert.InDeltaSlice(t, []float64{want, want}, eval(t, p.a, couple.Layered, none), 1e-12)
+	assert.InDeltaSlice(t, []float64{want, want}, eval(t, p.a, fitness.Layered, none), 1e-12)
 }
 
 // Refuel's branch taken by a direct call (no context) counts for nothing;
@@ -122,17 +127,29 @@ func TestObjectiveContext(t *testing.T) {
 	// The site was entered only before r was taken.
 	before := &rt.Trace{Caller: base, Sites: []rt.SiteEval{{Site: p.refuelSite, LastEnter: 3}},
 		Callee: []rt.CalleeEval{{Site: p.refuelSite, Node: p.fuel50, DistT: 0, DistF: 31, TakenT: true}}}
-	assert.Equal(t, []float64{1, 1}, eval(t, p.a, couple.Layered, before), "r covered, s not reached after r")
+	assert.Equal(t, []float64{1, 1}, eval(t, p.a, fitness.Layered, before), "r covered, s not reached after r")
 	// Entered after r, and the branch was taken, but the runtime did not
 	// report the goal covered: the call began before r.
 	after := &rt.Trace{Caller: base, Sites: []rt.SiteEval{{Site: p.refuelSite, LastEnter: 6}},
 		Callee: []rt.CalleeEval{{Site: p.refuelSite, Node: p.fuel50, DistT: 0, DistF: 31, TakenT: true}}}
-	got := eval(t, p.a, couple.Layered, after)
+	got := eval(t, p.a, fitness.Layered, after)
 	assert.Equal(t, 0.001, got[0])
 	assert.Positive(t, got[1])
 }
 
 func TestObjectiveNilTraceIsWorst(t *testing.T) {
 	p := newPersonCar(t)
-	assert.Equal(t, []float64{3, 3}, eval(t, p.a, couple.Layered, nil))
+	assert.Equal(t, []float64{3, 3}, eval(t, p.a, fitness.Layered, nil))
+}
+
+func TestParseForm(t *testing.T) {
+	for _, f := range []fitness.Form{fitness.Layered, fitness.Paper} {
+		got, err := fitness.ParseForm(f.String())
+		require.NoError(t, err)
+		assert.Equal(t, f, got)
+	}
+	assert.Equal(t, "layered", fitness.Layered.String())
+	assert.Equal(t, "paper", fitness.Paper.String())
+	_, err := fitness.ParseForm("steep")
+	assert.EqualError(t, err, `unknown fitness "steep": use layered or paper`)
 }

@@ -1,42 +1,12 @@
-package couple
+package fitness
 
 import (
 	"math"
 
 	"github.com/cling-go/cling/ccfg"
+	"github.com/cling-go/cling/couple"
 	"github.com/cling-go/cling/probe/rt"
 )
-
-// Fitness selects the objective of a coupled branch.
-type Fitness int
-
-const (
-	// Layered is cling's default, monotone objective:
-	//
-	//	d(c,t) = 2 + ν(D(r,t))   if r is not covered
-	//	       = 1               if r is covered but s is not reached after r
-	//	       = ν(D(e,t | s))   otherwise, over evaluations inside calls from s
-	//
-	// so a test that takes r always scores better than one that does not.
-	Layered Fitness = iota
-	// Paper is the form of paper 002: D(r,t)+1 if r is not covered, else
-	// D(e,t | s). It is not monotone: an uncovered r with a near branch
-	// distance can score better than a covered r with a far e.
-	Paper
-)
-
-// nu normalises a distance into [0, 1): ν(x) = x/(x+1).
-func nu(x float64) float64 {
-	if math.IsInf(x, 1) || x >= math.MaxFloat64 {
-		return 1
-	}
-	return x / (x + 1)
-}
-
-// minCalleeDistance is the objective of a goal whose callee branch was
-// taken inside a call from s, but only in a call that began before r: the
-// test is very close, yet not covering.
-const minCalleeDistance = 0.001
 
 // Objectives computes, from a test's trace, one objective value per
 // coupled branch: 0 when covered, larger the farther the test is.
@@ -47,9 +17,9 @@ const minCalleeDistance = 0.001
 // Objectives are evaluated for every test of the search, so everything is
 // numbered in advance and looked up in slices.
 type Objectives struct {
-	a    *Analysis
-	ix   *Index
-	kind Fitness
+	a    *couple.Analysis
+	ix   *couple.Index
+	form Form
 
 	goals []goalInfo
 	// anc holds, per node number, its control-dependence ancestors by
@@ -86,7 +56,7 @@ type Objectives struct {
 type goalInfo struct {
 	site       int32
 	rOut       int32 // caller outcome number (entry pseudo-branches: 2*entry)
-	r          Branch
+	r          couple.Branch
 	eNode      int32 // callee node number
 	eTrue      bool
 	eSlotLocal int32 // slot of eNode in the site's context
@@ -100,11 +70,12 @@ type ancestor struct {
 	entry   bool
 }
 
-// NewObjectives prepares the objectives of an analysis.
-func (a *Analysis) NewObjectives(kind Fitness) *Objectives {
+// NewObjectives prepares the objectives, in the given form, of the coupled
+// branches of an analysis.
+func NewObjectives(a *couple.Analysis, form Form) *Objectives {
 	ix := a.Index()
 	n := int32(len(ix.Nodes))
-	o := &Objectives{a: a, ix: ix, kind: kind, nodes: n}
+	o := &Objectives{a: a, ix: ix, form: form, nodes: n}
 	o.anc = make([][][]ancestor, n)
 	o.ancDone = make([]bool, n)
 	o.callerEval = make([]*rt.CallerEval, n)
@@ -148,10 +119,6 @@ func (o *Objectives) ancestors(i int32) [][]ancestor {
 	}
 	o.ancDone[i] = true
 	n := o.ix.Nodes[i].Node
-	c := o.a.Caller
-	if n.Pkg == o.a.Callee.Pkg {
-		c = o.a.Callee
-	}
 	seen := map[*ccfg.BranchNode]bool{n: true}
 	var levels [][]ancestor
 	frontier := []*ccfg.BranchNode{n}
@@ -159,7 +126,7 @@ func (o *Objectives) ancestors(i int32) [][]ancestor {
 		var level []ancestor
 		var next []*ccfg.BranchNode
 		for _, m := range frontier {
-			for _, b := range o.a.ctl.controlling(c, m.Func, m.Func.BlocksOf(m)) {
+			for _, b := range o.a.Controlling(m) {
 				if b.IsEntry() {
 					e, _ := o.ix.EntryIndex(b.Entry)
 					level = append(level, ancestor{node: e, entry: true})
@@ -231,11 +198,6 @@ func (o *Objectives) load(tr *rt.Trace) {
 	}
 }
 
-// WorstObjective is the objective of a goal for a test that did not run
-// (it timed out or crashed), or was not evaluated for that goal: the
-// largest value of the layered fitness (the paper's form can exceed it).
-const WorstObjective = 3
-
 // Evaluate writes the objective of each goal in goals (all goals if nil)
 // for trace tr into out, which must have one element per goal evaluated.
 // A nil trace (a test that timed out or crashed) scores worst.
@@ -245,7 +207,7 @@ func (o *Objectives) Evaluate(tr *rt.Trace, goals []int32, out []float64) {
 	}
 	if tr == nil {
 		for i := range goals {
-			out[i] = WorstObjective
+			out[i] = Worst
 		}
 		return
 	}
@@ -259,25 +221,29 @@ func (o *Objectives) Evaluate(tr *rt.Trace, goals []int32, out []float64) {
 		first := o.first(g.rOut)
 		if first == 0 {
 			d := o.callerDistanceCached(g)
-			if o.kind == Paper {
+			if o.form == Paper {
 				out[i] = d + 1
 			} else {
 				out[i] = 2 + nu(d)
 			}
 			continue
 		}
-		if o.kind == Layered && o.siteEnter[g.site] <= first {
+		if o.form == Layered && o.siteEnter[g.site] <= first {
 			out[i] = 1
 			continue
 		}
 		d := o.calleeDistanceCached(g)
 		v := d
-		if o.kind == Layered {
+		if o.form == Layered {
 			v = nu(d)
 		}
 		out[i] = math.Max(v, minCalleeDistance)
 	}
 }
+
+// Worst is the objective of a goal for a test that did not run, or was
+// not evaluated for that goal: the constant Worst.
+func (o *Objectives) Worst() float64 { return Worst }
 
 // first returns the sequence number of the first time an outcome of R was
 // taken, 0 if never.
