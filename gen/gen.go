@@ -26,7 +26,8 @@ import (
 
 // Config configures a generation run.
 type Config struct {
-	// Algorithm is "mosa" or "random".
+	// Algorithm names a registered search algorithm (mosa.Algorithms);
+	// "" is mosa.DefaultAlgorithm.
 	Algorithm string
 	Budget    mosa.Budget
 	Seed      int64
@@ -46,8 +47,9 @@ type Config struct {
 	CacheDir string
 	// Progress, if set, receives search statistics as the search goes.
 	Progress func(mosa.Stats)
-	// Search configures MOSA (population, repair attempts).
-	Search mosa.Params
+	// Search configures the search algorithm (population, repair
+	// attempts).
+	Search mosa.Config
 	// Fitness is the form of the objective of a coupled branch.
 	Fitness fitness.Form
 }
@@ -55,14 +57,14 @@ type Config struct {
 // DefaultConfig returns the defaults of `cling gen`.
 func DefaultConfig() Config {
 	return Config{
-		Algorithm: "mosa",
+		Algorithm: mosa.DefaultAlgorithm,
 		Budget:    mosa.Budget{Time: 60 * time.Second},
 		Seed:      1,
 		Timeout:   time.Second,
 		MaxDepth:  4,
 		Test:      testcase.DefaultConfig(),
 		Verify:    5,
-		Search:    mosa.DefaultParams(),
+		Search:    mosa.DefaultConfig(),
 		Fitness:   fitness.Layered,
 	}
 }
@@ -112,6 +114,13 @@ func Run(ctx context.Context, a *couple.Analysis, cfg Config) (*Report, error) {
 	if len(a.Goals) == 0 {
 		return nil, &Error{Msg: fmt.Sprintf("no coupled branches between %s and %s: the call sites have no caller targets or call functions without branches", a.Caller.Pkg.Path, a.Callee.Pkg.Path)}
 	}
+	algorithm := cfg.Algorithm
+	if algorithm == "" {
+		algorithm = mosa.DefaultAlgorithm
+	}
+	if _, err := mosa.Lookup(algorithm); err != nil {
+		return nil, &Error{Msg: err.Error()}
+	}
 	out, err := outputPath(a, cfg)
 	if err != nil {
 		return nil, err
@@ -144,7 +153,7 @@ func Run(ctx context.Context, a *couple.Analysis, cfg Config) (*Report, error) {
 	x := harness.NewExecutor(bin, harness.Options{Workers: cfg.Workers, Timeout: cfg.Timeout, RetryTimeouts: retry, Dir: cwd, Ops: len(cluster.Ops)})
 	defer x.Close()
 
-	search := &mosa.Search{
+	search := &mosa.Engine{
 		Exec:       x,
 		Gen:        testcase.NewGenerator(cluster, cfg.Test, cfg.Seed),
 		Objectives: fitness.NewObjectives(a, cfg.Fitness),
@@ -152,16 +161,7 @@ func Run(ctx context.Context, a *couple.Analysis, cfg Config) (*Report, error) {
 		Budget:     cfg.Budget,
 		Progress:   cfg.Progress,
 	}
-	var archive *mosa.Archive
-	var stats *mosa.Stats
-	switch cfg.Algorithm {
-	case "random":
-		archive, stats, err = search.Random(ctx)
-	case "mosa", "":
-		archive, stats, err = search.MOSA(ctx, cfg.Search)
-	default:
-		return nil, &Error{Msg: fmt.Sprintf("unknown algorithm %q (want mosa or random)", cfg.Algorithm)}
-	}
+	archive, stats, err := search.Run(ctx, algorithm, cfg.Search)
 	if err != nil {
 		return nil, err
 	}

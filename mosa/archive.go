@@ -1,8 +1,3 @@
-// Package mosa holds cling's search algorithms: the many-objective sorting
-// algorithm tailored to coupled branches (MOSA, the default) and random
-// search with an archive (the baseline), with their archive, budgets and
-// statistics. Every algorithm evaluates tests through a harness executor
-// and keeps, per coupled branch, the shortest test that covers it.
 package mosa
 
 import (

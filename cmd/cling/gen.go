@@ -26,20 +26,20 @@ func genCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "gen",
 		Usage:     "generate integration tests that cover the coupled branches of a pair",
-		UsageText: "cling gen --caller R --callee E [--algorithm mosa|random] [--budget 60s] [--max-evals N] [--seed N] [--workers N] [--out FILE] [--json]",
+		UsageText: "cling gen --caller R --callee E [--algorithm NAME] [--budget 60s] [--max-evals N] [--seed N] [--workers N] [--out FILE] [--json]",
 		Description: `Searches for test cases that drive R's exported API so that branches of E run
 inside calls made at R's call sites, keeps the shortest test for each coupled
 branch covered, minimises the tests, adds assertions from the values they
 observed, checks that the file compiles and passes five times, and writes
 <R dir>/cling_<E name>_test.go (package R_test). Nothing else in the module is
 touched. Assertions use testify when the module already requires it, the
-testing package otherwise.
+testing package otherwise. The same --seed with --max-evals gives the same
+file whatever --workers is.
 
-The default algorithm is MOSA tailored to coupled branches; --algorithm
-random is random search with an archive (the baseline). The same --seed with
---max-evals gives the same file whatever --workers is.`,
+Search algorithms (--algorithm):
+` + entryList(mosa.Algorithms()),
 		Flags: append(pairFlags(),
-			&cli.StringFlag{Name: "algorithm", Value: d.Algorithm, Usage: "search algorithm: `mosa` or random"},
+			&cli.StringFlag{Name: "algorithm", Value: d.Algorithm, Usage: "search algorithm `NAME` (listed above)"},
 			&cli.DurationFlag{Name: "budget", Value: d.Budget.Time, Usage: "search time `BUDGET` (a Go duration: 30s, 5m)"},
 			&cli.IntFlag{Name: "max-evals", DefaultText: "no limit", Usage: "stop after `N` test executions (makes the output deterministic)"},
 			&cli.Int64Flag{Name: "seed", Value: d.Seed, Usage: "random `SEED`"},
@@ -69,8 +69,8 @@ func runGen(c *cli.Context) error {
 	}
 	cfg := gen.DefaultConfig()
 	cfg.Algorithm = c.String("algorithm")
-	if cfg.Algorithm != "mosa" && cfg.Algorithm != "random" {
-		return usagef("unknown algorithm %q: use mosa or random", cfg.Algorithm)
+	if _, err := mosa.Lookup(cfg.Algorithm); err != nil {
+		return usagef("%v", err)
 	}
 	cfg.Budget = mosa.Budget{Time: c.Duration("budget"), MaxEvals: c.Int("max-evals")}
 	if cfg.Budget.Time <= 0 && cfg.Budget.MaxEvals <= 0 {
@@ -123,6 +123,20 @@ func runGen(c *cli.Context) error {
 	}
 	writeGenText(c.App.Writer, a, rep)
 	return nil
+}
+
+// entryList formats registered extensions for a help text, one per line:
+// the name, then its doc.
+func entryList(entries []mosa.Entry) string {
+	width := 0
+	for _, e := range entries {
+		width = max(width, len(e.Name))
+	}
+	var sb strings.Builder
+	for _, e := range entries {
+		fmt.Fprintf(&sb, "  %-*s  %s\n", width, e.Name, e.Doc)
+	}
+	return strings.TrimSuffix(sb.String(), "\n")
 }
 
 func writeGenText(w io.Writer, a *couple.Analysis, rep *gen.Report) {

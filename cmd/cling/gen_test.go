@@ -5,11 +5,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/cling-go/cling/internal/fixture"
 	"github.com/cling-go/cling/internal/fstree"
+	"github.com/cling-go/cling/mosa"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -154,9 +156,19 @@ func TestGenBadInput(t *testing.T) {
 
 	r = runCling(t, dir, "gen", "--caller", "./person", "--callee", "./car", "--algorithm", "hill-climbing")
 	assert.Equal(t, 2, r.code)
-	assert.Contains(t, r.stderr, "unknown algorithm")
+	assert.Contains(t, r.stderr, `unknown algorithm "hill-climbing": use mosa or random`)
 	for _, res := range []result{r} {
 		assert.Len(t, strings.Split(strings.TrimSpace(res.stderr), "\n"), 1)
+	}
+}
+
+// gen --help lists every registered algorithm with its doc.
+func TestGenHelpListsAlgorithms(t *testing.T) {
+	r := runCling(t, t.TempDir(), "gen", "--help")
+	require.Equal(t, 0, r.code, r.stderr)
+	require.NotEmpty(t, mosa.Algorithms())
+	for _, a := range mosa.Algorithms() {
+		assert.Regexp(t, `(?m)^\s+`+regexp.QuoteMeta(a.Name)+` +`+regexp.QuoteMeta(a.Doc)+`$`, r.stdout)
 	}
 }
 

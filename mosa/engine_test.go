@@ -49,7 +49,7 @@ func TestFlakyGoalsNeedMoreConfirmations(t *testing.T) {
 		},
 		stable: always(0),
 	}}
-	s := &Search{Exec: ev, Goals: 2}
+	s := &Engine{Exec: ev, Goals: 2}
 	s.begin("test")
 	ctx := context.Background()
 

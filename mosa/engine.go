@@ -1,12 +1,27 @@
+// Package mosa is cling's search engine and its search algorithms.
+//
+// The engine (Engine) holds what every algorithm shares: it executes the
+// tests an algorithm proposes through a harness executor, confirms the
+// goals a test covers by running it again (more often for flaky goals),
+// keeps the archive of the shortest test per covered goal, counts the
+// budget and collects statistics.
+//
+// An algorithm (Algorithm) decides which tests to try. Each lives in one
+// file that registers it by name (Register): mosa.go is the many-objective
+// sorting algorithm tailored to coupled branches, the default; random.go
+// is random search with an archive, the baseline. What several algorithms
+// can share sits beside them: populations with objective vectors
+// (population.go), preference sorting and crowding (ranking.go), and
+// selection, crossover and mutation with repair (variation.go).
 package mosa
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/cling-go/cling/harness"
 	"github.com/cling-go/cling/probe/rt"
+	"github.com/cling-go/cling/repair"
 	"github.com/cling-go/cling/testcase"
 )
 
@@ -49,8 +64,9 @@ type Stats struct {
 	// GoalSeconds is, per covered goal, the search time at which it was
 	// first covered.
 	GoalSeconds map[int32]float64 `json:"goalSeconds"`
-	// Repairs and Drops count the chromosome repairs of MOSA: offspring
-	// repaired by further mutation, and offspring dropped.
+	// Repairs and Drops count the chromosome repairs of the algorithms
+	// that repair offspring (MOSA): offspring repaired by further mutation
+	// or replaced by a parent, and offspring dropped.
 	Repairs int `json:"repairs"`
 	Drops   int `json:"drops"`
 }
@@ -62,10 +78,12 @@ type TimePoint struct {
 	Evaluations int `json:"evaluations"`
 }
 
-// Search holds what every algorithm needs: the executor, the test
-// generator (with the run's one random source), the number of goals, the
-// budget, and an optional progress callback.
-type Search struct {
+// Engine holds what every algorithm needs: the executor, the test
+// generator (with the run's one random source and the operators that
+// build and mutate tests), the goals (numbered 0 to Goals-1) and their
+// objectives, the budget, and an optional progress callback. An engine
+// runs one search at a time.
+type Engine struct {
 	Exec Evaluator
 	Gen  *testcase.Generator
 	// Objectives computes the objective of each goal from a trace (MOSA
@@ -78,43 +96,70 @@ type Search struct {
 	start   time.Time
 	archive *Archive
 	stats   Stats
+	repairs repair.Counts
 	nextSec int
 	// flaky marks the goals seen covered by a test in one run and not in
 	// the next.
 	flaky map[int32]bool
 }
 
-func (s *Search) begin(algorithm string) {
-	s.start = time.Now()
-	s.archive = NewArchive()
-	s.flaky = map[int32]bool{}
-	s.stats = Stats{Algorithm: algorithm, Goals: s.Goals, GoalSeconds: map[int32]float64{}}
-	s.nextSec = 1
+// Run searches with the registered algorithm name, configured by cfg,
+// until the budget is spent, every goal is covered or ctx is done (which
+// ends the search early but is no error). It returns the archive of
+// covering tests and the statistics of the run.
+func (e *Engine) Run(ctx context.Context, name string, cfg Config) (*Archive, *Stats, error) {
+	alg, err := New(name, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return e.run(ctx, name, alg)
 }
 
-// done reports whether the budget is spent or every goal covered.
-func (s *Search) done(ctx context.Context) bool {
-	if ctx.Err() != nil || s.archive.Len() >= s.Goals {
-		return true
+// run runs alg, recording name as the algorithm of the statistics.
+func (e *Engine) run(ctx context.Context, name string, alg Algorithm) (*Archive, *Stats, error) {
+	e.begin(name)
+	if err := alg.Search(ctx, e); err != nil && ctx.Err() == nil {
+		return nil, nil, err
 	}
-	if s.Budget.MaxEvals > 0 && s.stats.Evaluations >= s.Budget.MaxEvals {
-		return true
-	}
-	return s.Budget.Time > 0 && time.Since(s.start) >= s.Budget.Time
+	a, st := e.finish()
+	return a, st, nil
 }
 
-// remaining bounds a batch by the evaluations left.
-func (s *Search) remaining(n int) int {
-	if s.Budget.MaxEvals > 0 {
-		return min(n, s.Budget.MaxEvals-s.stats.Evaluations)
+func (e *Engine) begin(algorithm string) {
+	e.start = time.Now()
+	e.archive = NewArchive()
+	e.flaky = map[int32]bool{}
+	e.stats = Stats{Algorithm: algorithm, Goals: e.Goals, GoalSeconds: map[int32]float64{}}
+	e.repairs = repair.Counts{}
+	e.nextSec = 1
+}
+
+// Done reports whether the search must stop: the budget is spent, every
+// goal is covered, or ctx is done.
+func (e *Engine) Done(ctx context.Context) bool {
+	if ctx.Err() != nil || e.archive.Len() >= e.Goals {
+		return true
+	}
+	if e.Budget.MaxEvals > 0 && e.stats.Evaluations >= e.Budget.MaxEvals {
+		return true
+	}
+	return e.Budget.Time > 0 && time.Since(e.start) >= e.Budget.Time
+}
+
+// Remaining bounds a batch of n tests by the evaluations left.
+func (e *Engine) Remaining(n int) int {
+	if e.Budget.MaxEvals > 0 {
+		return min(n, e.Budget.MaxEvals-e.stats.Evaluations)
 	}
 	return n
 }
 
-// evaluate runs tests, updates the archive and statistics, and returns
-// the results.
-func (s *Search) evaluate(ctx context.Context, tests []*testcase.Test) ([]harness.Result, error) {
-	res, err := s.Exec.Run(ctx, tests, false)
+// Evaluate executes tests, archives each for the goals it covers in every
+// run of its confirmation (see confirm), updates the statistics, and
+// returns the results of the first execution, whose traces give the
+// objectives.
+func (e *Engine) Evaluate(ctx context.Context, tests []*testcase.Test) ([]harness.Result, error) {
+	res, err := e.Exec.Run(ctx, tests, false)
 	if err != nil {
 		return nil, err
 	}
@@ -125,37 +170,37 @@ func (s *Search) evaluate(ctx context.Context, tests []*testcase.Test) ([]harnes
 	var wanted [][]int32
 	var idx []int
 	for i, r := range res {
-		s.stats.Evaluations++
+		e.stats.Evaluations++
 		if r.Trace == nil || r.Status == harness.TimedOut || r.Status == harness.Crashed {
 			continue
 		}
-		if w := s.archive.Wants(tests[i], r.Trace.Covered); len(w) > 0 {
+		if w := e.archive.Wants(tests[i], r.Trace.Covered); len(w) > 0 {
 			again = append(again, tests[i])
 			wanted = append(wanted, w)
 			idx = append(idx, i)
 		}
 	}
 	if len(again) > 0 {
-		confirmed, err := s.confirm(ctx, again, wanted)
+		confirmed, err := e.confirm(ctx, again, wanted)
 		if err != nil {
 			return nil, err
 		}
-		elapsed := time.Since(s.start).Seconds()
+		elapsed := time.Since(e.start).Seconds()
 		for j, both := range confirmed {
-			evals := s.stats.Evaluations - len(res) + idx[j] + 1
-			for _, g := range s.archive.Update(again[j], both, evals) {
-				s.stats.GoalSeconds[g] = elapsed
+			evals := e.stats.Evaluations - len(res) + idx[j] + 1
+			for _, g := range e.archive.Update(again[j], both, evals) {
+				e.stats.GoalSeconds[g] = elapsed
 			}
 		}
 	}
-	elapsed := time.Since(s.start).Seconds()
-	s.stats.Covered = s.archive.Len()
-	for float64(s.nextSec) <= elapsed {
-		s.stats.Timeline = append(s.stats.Timeline, TimePoint{Second: s.nextSec, Covered: s.stats.Covered, Evaluations: s.stats.Evaluations})
-		s.nextSec++
+	elapsed := time.Since(e.start).Seconds()
+	e.stats.Covered = e.archive.Len()
+	for float64(e.nextSec) <= elapsed {
+		e.stats.Timeline = append(e.stats.Timeline, TimePoint{Second: e.nextSec, Covered: e.stats.Covered, Evaluations: e.stats.Evaluations})
+		e.nextSec++
 	}
-	if s.Progress != nil {
-		s.Progress(s.stats)
+	if e.Progress != nil {
+		e.Progress(e.stats)
 	}
 	return res, nil
 }
@@ -176,12 +221,12 @@ const (
 // flakyConfirmations more runs, and the test the archive holds for it is
 // held to the same standard (and removed if it fails), so that a test
 // that was lucky a few times does not stand for the goal.
-func (s *Search) confirm(ctx context.Context, tests []*testcase.Test, wanted [][]int32) ([][]int32, error) {
+func (e *Engine) confirm(ctx context.Context, tests []*testcase.Test, wanted [][]int32) ([][]int32, error) {
 	batch := make([]*testcase.Test, 0, len(tests)*confirmRuns)
 	for k := 0; k < confirmRuns; k++ {
 		batch = append(batch, tests...)
 	}
-	res, err := s.Exec.Run(ctx, batch, false)
+	res, err := e.Exec.Run(ctx, batch, false)
 	if err != nil {
 		return nil, err
 	}
@@ -198,8 +243,8 @@ func (s *Search) confirm(ctx context.Context, tests []*testcase.Test, wanted [][
 	var fresh []int32
 	for j := range tests {
 		for _, g := range minus(wanted[j], out[j]) {
-			if !s.flaky[g] {
-				s.flaky[g] = true
+			if !e.flaky[g] {
+				e.flaky[g] = true
 				fresh = append(fresh, g)
 			}
 		}
@@ -208,7 +253,7 @@ func (s *Search) confirm(ctx context.Context, tests []*testcase.Test, wanted [][
 	var strict []*testcase.Test
 	var owner []int
 	for j := range tests {
-		if s.wantsFlaky(out[j]) {
+		if e.wantsFlaky(out[j]) {
 			for k := 0; k < flakyConfirmations; k++ {
 				strict = append(strict, tests[j])
 				owner = append(owner, j)
@@ -216,7 +261,7 @@ func (s *Search) confirm(ctx context.Context, tests []*testcase.Test, wanted [][
 		}
 	}
 	// So does the archived test of a goal just found flaky.
-	held := s.archive.Holders(fresh)
+	held := e.archive.Holders(fresh)
 	for _, h := range held {
 		for k := 0; k < flakyConfirmations; k++ {
 			strict = append(strict, h.Test)
@@ -226,7 +271,7 @@ func (s *Search) confirm(ctx context.Context, tests []*testcase.Test, wanted [][
 	if len(strict) == 0 {
 		return out, nil
 	}
-	more, err := s.Exec.Run(ctx, strict, false)
+	more, err := e.Exec.Run(ctx, strict, false)
 	if err != nil {
 		return nil, err
 	}
@@ -238,7 +283,7 @@ func (s *Search) confirm(ctx context.Context, tests []*testcase.Test, wanted [][
 			covered = r.Trace.Covered
 		}
 		if j := owner[k]; j >= 0 {
-			out[j] = keepStable(out[j], covered, s.flaky)
+			out[j] = keepStable(out[j], covered, e.flaky)
 			continue
 		}
 		if seen[strict[k]] == nil {
@@ -255,16 +300,16 @@ func (s *Search) confirm(ctx context.Context, tests []*testcase.Test, wanted [][
 				missed = append(missed, g)
 			}
 		}
-		for _, g := range s.archive.Remove(missed) {
-			delete(s.stats.GoalSeconds, g)
+		for _, g := range e.archive.Remove(missed) {
+			delete(e.stats.GoalSeconds, g)
 		}
 	}
 	return out, nil
 }
 
-func (s *Search) wantsFlaky(goals []int32) bool {
+func (e *Engine) wantsFlaky(goals []int32) bool {
 	for _, g := range goals {
-		if s.flaky[g] {
+		if e.flaky[g] {
 			return true
 		}
 	}
@@ -310,36 +355,34 @@ func filter(xs []int32, keep func(int32) bool) []int32 {
 	return out
 }
 
-func (s *Search) finish() (*Archive, *Stats) {
-	s.stats.Seconds = time.Since(s.start).Seconds()
-	s.stats.Covered = s.archive.Len()
-	st := s.stats
-	return s.archive, &st
-}
-
-var errNoObjectives = errors.New("mosa: no objectives to optimise")
-
-// randomBatch is how many random tests are evaluated at once.
-const randomBatch = 64
-
-// Random is random search with an archive: it generates random tests (each
-// calling a covering function) and keeps every test that covers a goal not
-// yet covered, until the budget is spent.
-func (s *Search) Random(ctx context.Context) (*Archive, *Stats, error) {
-	s.begin("random")
-	for !s.done(ctx) {
-		n := s.remaining(randomBatch)
-		tests := make([]*testcase.Test, 0, n)
-		for i := 0; i < n; i++ {
-			tests = append(tests, s.Gen.RandomTest())
-		}
-		if _, err := s.evaluate(ctx, tests); err != nil {
-			if ctx.Err() != nil {
-				break
-			}
-			return nil, nil, err
+// Uncovered lists the goals the archive does not cover yet, in increasing
+// order.
+func (e *Engine) Uncovered() []int32 {
+	var out []int32
+	for g := 0; g < e.Goals; g++ {
+		if !e.archive.Covered(int32(g)) {
+			out = append(out, int32(g))
 		}
 	}
-	a, st := s.finish()
-	return a, st, nil
+	return out
+}
+
+// Archive is the archive of the search: the shortest test per covered
+// goal.
+func (e *Engine) Archive() *Archive { return e.archive }
+
+// CountGeneration records that an algorithm completed a generation.
+func (e *Engine) CountGeneration() { e.stats.Generations++ }
+
+// Repairs are the repair counts of the search, which the algorithms that
+// repair offspring add to.
+func (e *Engine) Repairs() *repair.Counts { return &e.repairs }
+
+func (e *Engine) finish() (*Archive, *Stats) {
+	e.stats.Seconds = time.Since(e.start).Seconds()
+	e.stats.Covered = e.archive.Len()
+	e.stats.Repairs = e.repairs.Repaired + e.repairs.Replaced
+	e.stats.Drops = e.repairs.Dropped
+	st := e.stats
+	return e.archive, &st
 }

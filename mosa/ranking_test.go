@@ -5,43 +5,8 @@ import (
 	"testing"
 
 	"github.com/cling-go/cling/fitness"
-	"github.com/cling-go/cling/testcase"
 	"github.com/stretchr/testify/assert"
 )
-
-// tests of given lengths (the statements are empty: only Len matters).
-func testOfLen(n int) *testcase.Test {
-	return &testcase.Test{Stmts: make([]testcase.Stmt, n)}
-}
-
-func TestArchiveKeepsShortest(t *testing.T) {
-	a := NewArchive()
-	long, short, shorter := testOfLen(5), testOfLen(3), testOfLen(2)
-	assert.Equal(t, []int32{0, 1}, a.Update(long, []int32{0, 1}, 1))
-	assert.Nil(t, a.Update(short, []int32{1}, 2), "goal 1 is not new")
-	assert.Empty(t, a.Update(testOfLen(3), []int32{1}, 3), "same length does not replace")
-	assert.Equal(t, []int32{2}, a.Update(shorter, []int32{0, 2}, 4))
-	assert.Equal(t, 3, a.Len())
-	got := a.Tests()
-	assert.Len(t, got, 2)
-	assert.Same(t, shorter, got[0].Test)
-	assert.Equal(t, []int32{0, 2}, got[0].Goals)
-	assert.Same(t, short, got[1].Test)
-	assert.Equal(t, []int32{1}, got[1].Goals)
-	assert.Equal(t, map[int32]int{0: 1, 1: 1, 2: 4}, a.FirstCovered())
-
-	// The replaced tests are the fallbacks, the most recent first.
-	fb := a.Fallbacks([]int32{0, 1, 2}, 0)
-	assert.Len(t, fb, 1)
-	assert.Same(t, long, fb[0].Test)
-	assert.Equal(t, []int32{0, 1}, fb[0].Goals, "goal 2 never had another test")
-	assert.Empty(t, a.Fallbacks([]int32{0, 1, 2}, 1))
-	a.Update(testOfLen(1), []int32{0}, 5)
-	fb = a.Fallbacks([]int32{0}, 1)
-	assert.Len(t, fb, 1)
-	assert.Same(t, long, fb[0].Test)
-	assert.Same(t, shorter, a.Fallbacks([]int32{0}, 0)[0].Test)
-}
 
 // ind is a test of length n with objectives for the goals 0, 1, ...
 func ind(n int, fit ...float64) *individual {
@@ -52,14 +17,15 @@ func ind(n int, fit ...float64) *individual {
 	return &individual{t: testOfLen(n), goals: goals, fit: fit}
 }
 
+// five returns individuals for the uncovered goals 0 and 1: a is best for
+// goal 0, c best for goal 1 (tie with d broken by length), b is dominated
+// by a, e by everything.
+func five() (a, b, c, d, e *individual) {
+	return ind(4, 0.1, 0.9), ind(4, 0.2, 0.95), ind(5, 0.8, 0.3), ind(6, 0.8, 0.3), ind(2, 0.9, 0.99)
+}
+
 func TestPreferenceSort(t *testing.T) {
-	// Goals 0 and 1 uncovered. a is best for goal 0, c best for goal 1
-	// (tie with d broken by length), b is dominated by a, e by everything.
-	a := ind(4, 0.1, 0.9)
-	b := ind(4, 0.2, 0.95)
-	c := ind(5, 0.8, 0.3)
-	d := ind(6, 0.8, 0.3)
-	e := ind(2, 0.9, 0.99)
+	a, b, c, d, e := five()
 	fronts := preferenceSort([]*individual{a, b, c, d, e}, 2)
 	assert.Equal(t, [][]*individual{{a, c}, {b, d}, {e}}, fronts)
 }
@@ -110,13 +76,8 @@ func TestCrowdingRewardsRareMinima(t *testing.T) {
 }
 
 func TestSurviveFillsByFrontThenCrowding(t *testing.T) {
-	a := ind(4, 0.1, 0.9)
-	b := ind(4, 0.2, 0.95)
-	c := ind(5, 0.8, 0.3)
-	d := ind(6, 0.8, 0.3)
-	e := ind(2, 0.9, 0.99)
-	s := &Search{}
-	next := s.survive([]*individual{a, b, c, d, e}, []int32{0, 1}, 3, fitness.Worst)
+	a, b, c, d, e := five()
+	next := survive([]*individual{a, b, c, d, e}, []int32{0, 1}, 3, fitness.Worst)
 	assert.Len(t, next, 3)
 	assert.Equal(t, 0, a.rank)
 	assert.Equal(t, 0, c.rank)

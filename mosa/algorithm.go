@@ -1,0 +1,68 @@
+package mosa
+
+import "context"
+
+// Algorithm is a search algorithm. The engine runs it: Search proposes
+// tests and hands each batch to e.Evaluate, which executes them, archives
+// the covering ones and counts the budget; it returns when e.Done reports
+// that the budget is spent or every goal covered, or with the error of an
+// evaluation. The goals (e.Goals, e.Uncovered) and their objectives
+// (e.Objectives) come from the engine, and so do the run's random source
+// and the operators that build and mutate tests (e.Gen), so an algorithm
+// knows nothing of how goals are defined or measured.
+//
+// Adding an algorithm is one file that implements this interface and
+// registers a constructor in an init function.
+type Algorithm interface {
+	Search(ctx context.Context, e *Engine) error
+}
+
+// Config configures the algorithms; each reads the fields it uses.
+type Config struct {
+	// Population is the number of tests per generation.
+	Population int
+	// CrossoverRate is the probability of crossing two parents.
+	CrossoverRate float64
+	// NewTests is the fraction of each generation made of new tests: fresh
+	// random tests, or mutated tests of the archive.
+	NewTests float64
+	// RepairAttempts bounds the mutations that try to put a covering call
+	// back into a broken offspring.
+	RepairAttempts int
+}
+
+// DefaultConfig returns the defaults: population 50, crossover with
+// probability 0.75, 10% new tests, 50 repair attempts.
+func DefaultConfig() Config {
+	return Config{Population: 50, CrossoverRate: 0.75, NewTests: 0.1, RepairAttempts: 50}
+}
+
+// Constructor builds an algorithm from its configuration, or says what is
+// wrong with the configuration.
+type Constructor func(cfg Config) (Algorithm, error)
+
+// DefaultAlgorithm is the algorithm of `cling gen`.
+const DefaultAlgorithm = "mosa"
+
+var algorithms = newRegistry[Constructor]("algorithm")
+
+// Register makes an algorithm available under name, with a one-line doc
+// for help texts. It is called from init functions; registering a name
+// twice panics.
+func Register(name, doc string, c Constructor) { algorithms.register(name, doc, c) }
+
+// Algorithms lists the registered algorithms, sorted by name.
+func Algorithms() []Entry { return algorithms.list() }
+
+// Lookup returns the constructor of the algorithm registered as name, or
+// an error naming the registered algorithms.
+func Lookup(name string) (Constructor, error) { return algorithms.lookup(name) }
+
+// New builds the algorithm registered as name, configured by cfg.
+func New(name string, cfg Config) (Algorithm, error) {
+	c, err := Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	return c(cfg)
+}

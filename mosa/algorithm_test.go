@@ -1,0 +1,144 @@
+package mosa
+
+import (
+	"context"
+	"testing"
+
+	"github.com/cling-go/cling/ccfg"
+	"github.com/cling-go/cling/couple"
+	"github.com/cling-go/cling/harness"
+	"github.com/cling-go/cling/internal/fixture"
+	"github.com/cling-go/cling/probe/rt"
+	"github.com/cling-go/cling/testcase"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestAlgorithmsAreListedByName(t *testing.T) {
+	var names []string
+	for _, a := range Algorithms() {
+		names = append(names, a.Name)
+		assert.NotEmpty(t, a.Doc, a.Name)
+	}
+	assert.Equal(t, []string{"mosa", "random"}, names)
+	_, err := Lookup(DefaultAlgorithm)
+	assert.NoError(t, err)
+	_, err = New("hill-climbing", DefaultConfig())
+	assert.EqualError(t, err, `unknown algorithm "hill-climbing": use mosa or random`)
+	_, err = New("mosa", Config{Population: 1})
+	assert.EqualError(t, err, "mosa: population 1 is below 2")
+}
+
+func TestRegistry(t *testing.T) {
+	r := newRegistry[int]("operator")
+	_, err := r.lookup("x")
+	assert.EqualError(t, err, `unknown operator "x": none is registered`)
+	r.register("b", "the second", 2)
+	r.register("a", "the first", 1)
+	r.register("c", "the third", 3)
+	assert.Equal(t, []Entry{{"a", "the first"}, {"b", "the second"}, {"c", "the third"}}, r.list())
+	v, err := r.lookup("b")
+	require.NoError(t, err)
+	assert.Equal(t, 2, v)
+	_, err = r.lookup("d")
+	assert.EqualError(t, err, `unknown operator "d": use a, b or c`)
+	assert.PanicsWithValue(t, `mosa: operator "a" registered twice`, func() { r.register("a", "again", 4) })
+	assert.Panics(t, func() { r.register("two words", "", 5) })
+}
+
+func TestOrList(t *testing.T) {
+	for _, tc := range []struct {
+		names []string
+		want  string
+	}{
+		{nil, ""},
+		{[]string{"a"}, "a"},
+		{[]string{"a", "b"}, "a or b"},
+		{[]string{"a", "b", "c"}, "a, b or c"},
+	} {
+		assert.Equal(t, tc.want, orList(tc.names))
+	}
+}
+
+// covering is an evaluator whose tests cover the given goals in every run;
+// it counts the tests it runs.
+type covering struct {
+	goals []int32
+	runs  int
+}
+
+func (e *covering) Run(_ context.Context, tests []*testcase.Test, _ bool) ([]harness.Result, error) {
+	out := make([]harness.Result, len(tests))
+	for i := range tests {
+		out[i] = harness.Result{Trace: &rt.Trace{Covered: e.goals}}
+	}
+	e.runs += len(tests)
+	return out, nil
+}
+
+// flat scores every uncovered goal the same.
+type flat struct{}
+
+func (flat) Evaluate(_ *rt.Trace, goals []int32, out []float64) {
+	for i := range goals {
+		out[i] = 1
+	}
+}
+
+func (flat) Worst() float64 { return 3 }
+
+func generator(t *testing.T) *testcase.Generator {
+	dir := fixture.Copy(t, "personcar")
+	a, err := couple.LoadPair(ccfg.LoadConfig{Dir: dir}, "./person", "./car")
+	require.NoError(t, err)
+	return testcase.NewGenerator(testcase.NewCluster(a, 4), testcase.DefaultConfig(), 1)
+}
+
+// An evaluation budget is spent exactly, in the algorithm's batches: MOSA
+// evaluates a population of 50, then generations of 50 offspring, the
+// last cut to what is left; random search batches of 64.
+func TestAlgorithmsSpendTheBudget(t *testing.T) {
+	g := generator(t)
+	for _, tc := range []struct {
+		algorithm   string
+		generations int
+	}{
+		{"mosa", 2},
+		{"random", 0},
+	} {
+		ev := &covering{}
+		e := &Engine{Exec: ev, Gen: g, Objectives: flat{}, Goals: 2, Budget: Budget{MaxEvals: 120}}
+		archive, st, err := e.Run(context.Background(), tc.algorithm, DefaultConfig())
+		require.NoError(t, err, tc.algorithm)
+		assert.Equal(t, 0, archive.Len(), tc.algorithm)
+		assert.Equal(t, tc.algorithm, st.Algorithm)
+		assert.Equal(t, 120, st.Evaluations, tc.algorithm)
+		assert.Equal(t, 120, ev.runs, tc.algorithm)
+		assert.Equal(t, tc.generations, st.Generations, tc.algorithm)
+		assert.Equal(t, 2, st.Goals, tc.algorithm)
+	}
+}
+
+// The search stops when every goal is covered: here by the first batch,
+// whose tests the engine runs four more times each to confirm them.
+func TestAlgorithmsStopWhenEveryGoalIsCovered(t *testing.T) {
+	g := generator(t)
+	for _, algorithm := range []string{"mosa", "random"} {
+		ev := &covering{goals: []int32{0, 1}}
+		e := &Engine{Exec: ev, Gen: g, Objectives: flat{}, Goals: 2, Budget: Budget{MaxEvals: 1000}}
+		archive, st, err := e.Run(context.Background(), algorithm, DefaultConfig())
+		require.NoError(t, err, algorithm)
+		assert.Equal(t, 2, archive.Len(), algorithm)
+		assert.Equal(t, 2, st.Covered, algorithm)
+		assert.Equal(t, 0, st.Generations, algorithm)
+		batch := map[string]int{"mosa": 50, "random": randomBatch}[algorithm]
+		assert.Equal(t, batch, st.Evaluations, algorithm)
+		assert.Equal(t, batch*(1+confirmRuns), ev.runs, algorithm)
+	}
+}
+
+func TestMOSANeedsObjectives(t *testing.T) {
+	e := &Engine{Exec: &covering{}, Gen: generator(t), Goals: 1, Budget: Budget{MaxEvals: 10}}
+	_, _, err := e.Run(context.Background(), "mosa", DefaultConfig())
+	assert.ErrorIs(t, err, errNoObjectives)
+}

@@ -1,0 +1,90 @@
+package mosa
+
+import (
+	"context"
+	"slices"
+
+	"github.com/cling-go/cling/testcase"
+)
+
+// individual is a test with its objective values.
+type individual struct {
+	t *testcase.Test
+	// goals are the goals uncovered when the test was evaluated (or last
+	// aligned), in increasing order, and fit the objective of each: covered
+	// goals are never read again, so they take no room.
+	goals    []int32
+	fit      []float64
+	rank     int
+	crowding float64
+}
+
+// align re-indexes the objectives to goals, in increasing order. Goals
+// mostly only get covered, and the objectives are then compacted in
+// place; a goal uncovered again (its test proved flaky) was not evaluated
+// for this test and scores worst.
+func (ind *individual) align(goals []int32, worst float64) {
+	if slices.Equal(ind.goals, goals) {
+		return
+	}
+	out := ind.fit[:0] // compacts in place: writes never pass reads
+	if len(goals) > len(ind.goals) || !subset(goals, ind.goals) {
+		out = make([]float64, 0, len(goals))
+	}
+	j := 0
+	for _, g := range goals {
+		for j < len(ind.goals) && ind.goals[j] < g {
+			j++
+		}
+		if j < len(ind.goals) && ind.goals[j] == g {
+			out = append(out, ind.fit[j])
+		} else {
+			out = append(out, worst)
+		}
+	}
+	ind.goals, ind.fit = goals, out
+}
+
+// subset reports whether every element of a (increasing) is in b
+// (increasing).
+func subset(a, b []int32) bool {
+	j := 0
+	for _, x := range a {
+		for j < len(b) && b[j] < x {
+			j++
+		}
+		if j == len(b) || b[j] != x {
+			return false
+		}
+	}
+	return true
+}
+
+// evaluatePopulation executes tests through the engine (which archives the
+// covering ones) and computes, for each, the objectives of the goals still
+// uncovered.
+func evaluatePopulation(ctx context.Context, e *Engine, tests []*testcase.Test) ([]*individual, error) {
+	res, err := e.Evaluate(ctx, tests)
+	if err != nil {
+		return nil, err
+	}
+	uncovered := e.Uncovered()
+	out := make([]*individual, len(tests))
+	for i, t := range tests {
+		ind := &individual{t: t, goals: uncovered, fit: make([]float64, len(uncovered))}
+		if len(uncovered) > 0 {
+			e.Objectives.Evaluate(res[i].Trace, uncovered, ind.fit)
+		}
+		out[i] = ind
+	}
+	return out, nil
+}
+
+// randomTests draws n random tests, each calling a covering function.
+func randomTests(g *testcase.Generator, n int) []*testcase.Test {
+	tests := make([]*testcase.Test, 0, n)
+	for i := 0; i < n; i++ {
+		tests = append(tests, g.RandomTest())
+	}
+	return tests
+}

@@ -1,0 +1,141 @@
+package mosa
+
+import (
+	"math"
+	"sort"
+)
+
+// survive keeps n individuals by preference sorting over the uncovered
+// goals: front 0 is the best test of each goal (ties to the shorter),
+// further fronts come from non-dominated sorting; the last front admitted
+// is cut by crowding distance. An individual not evaluated for an
+// uncovered goal scores worst on it.
+func survive(all []*individual, uncovered []int32, n int, worst float64) []*individual {
+	for _, ind := range all {
+		ind.align(uncovered, worst)
+	}
+	fronts := preferenceSort(all, len(uncovered))
+	var next []*individual
+	for r, f := range fronts {
+		crowding(f, len(uncovered))
+		for _, ind := range f {
+			ind.rank = r
+		}
+		if len(next)+len(f) <= n {
+			next = append(next, f...)
+			continue
+		}
+		sort.SliceStable(f, func(i, j int) bool {
+			if f[i].crowding != f[j].crowding {
+				return f[i].crowding > f[j].crowding
+			}
+			return f[i].t.Len() < f[j].t.Len()
+		})
+		next = append(next, f[:n-len(next)]...)
+		break
+	}
+	return next
+}
+
+// preferenceSort splits individuals, whose objectives are aligned to the
+// same n uncovered goals, into fronts.
+func preferenceSort(all []*individual, n int) [][]*individual {
+	taken := make([]bool, len(all))
+	var front0 []*individual
+	for g := 0; g < n; g++ {
+		best := -1
+		for i, ind := range all {
+			if best < 0 || ind.fit[g] < all[best].fit[g] ||
+				(ind.fit[g] == all[best].fit[g] && ind.t.Len() < all[best].t.Len()) {
+				best = i
+			}
+		}
+		if best >= 0 && !taken[best] {
+			taken[best] = true
+			front0 = append(front0, all[best])
+		}
+	}
+	fronts := [][]*individual{front0}
+	var rest []*individual
+	for i, ind := range all {
+		if !taken[i] {
+			rest = append(rest, ind)
+		}
+	}
+	for len(rest) > 0 {
+		var front, remaining []*individual
+		for i, a := range rest {
+			dominated := false
+			for j, b := range rest {
+				if i != j && dominates(b, a) {
+					dominated = true
+					break
+				}
+			}
+			if dominated {
+				remaining = append(remaining, a)
+			} else {
+				front = append(front, a)
+			}
+		}
+		if len(front) == 0 { // only possible with NaNs; keep order
+			front, remaining = remaining, nil
+		}
+		fronts = append(fronts, front)
+		rest = remaining
+	}
+	return fronts
+}
+
+// dominates reports whether a is at least as good as b on every uncovered
+// goal and better on one (their objectives aligned to the same goals).
+func dominates(a, b *individual) bool {
+	better := false
+	for g := range a.fit {
+		switch {
+		case a.fit[g] > b.fit[g]:
+			return false
+		case a.fit[g] < b.fit[g]:
+			better = true
+		}
+	}
+	return better
+}
+
+// crowding assigns epsilon-dominance crowding distances within a front:
+// for every goal on which the front's values differ, the individuals at
+// the minimum get credit for being few.
+func crowding(f []*individual, goals int) {
+	for _, ind := range f {
+		ind.crowding = 0
+	}
+	if len(f) <= 2 {
+		for _, ind := range f {
+			ind.crowding = math.Inf(1)
+		}
+		return
+	}
+	n := float64(len(f))
+	for g := 0; g < goals; g++ {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, ind := range f {
+			lo = math.Min(lo, ind.fit[g])
+			hi = math.Max(hi, ind.fit[g])
+		}
+		if lo == hi {
+			continue
+		}
+		atMin := 0
+		for _, ind := range f {
+			if ind.fit[g] == lo {
+				atMin++
+			}
+		}
+		d := (n - float64(atMin)) / n
+		for _, ind := range f {
+			if ind.fit[g] == lo && d > ind.crowding {
+				ind.crowding = d
+			}
+		}
+	}
+}
