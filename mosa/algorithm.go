@@ -21,7 +21,9 @@ type Algorithm interface {
 type Config struct {
 	// Population is the number of tests per generation.
 	Population int
+	// Crossover names the crossover operator (see Crossovers);
 	// CrossoverRate is the probability of crossing two parents.
+	Crossover     string
 	CrossoverRate float64
 	// NewTests is the fraction of each generation made of new tests: fresh
 	// random tests, or mutated tests of the archive.
@@ -31,10 +33,10 @@ type Config struct {
 	RepairAttempts int
 }
 
-// DefaultConfig returns the defaults: population 50, crossover with
-// probability 0.75, 10% new tests, 50 repair attempts.
+// DefaultConfig returns the defaults: population 50, single-point
+// crossover with probability 0.75, 10% new tests, 50 repair attempts.
 func DefaultConfig() Config {
-	return Config{Population: 50, CrossoverRate: 0.75, NewTests: 0.1, RepairAttempts: 50}
+	return Config{Population: 50, Crossover: DefaultCrossover, CrossoverRate: 0.75, NewTests: 0.1, RepairAttempts: 50}
 }
 
 // Constructor builds an algorithm from its configuration, or says what is

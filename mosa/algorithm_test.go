@@ -27,6 +27,10 @@ func TestAlgorithmsAreListedByName(t *testing.T) {
 	assert.EqualError(t, err, `unknown algorithm "hill-climbing": use mosa or random`)
 	_, err = New("mosa", Config{Population: 1})
 	assert.EqualError(t, err, "mosa: population 1 is below 2")
+	cfg := DefaultConfig()
+	cfg.Crossover = "uniform"
+	_, err = New("mosa", cfg)
+	assert.EqualError(t, err, `mosa: unknown crossover operator "uniform": use single-point`)
 }
 
 func TestRegistry(t *testing.T) {
@@ -87,11 +91,17 @@ func (flat) Evaluate(_ *rt.Trace, goals []int32, out []float64) {
 
 func (flat) Worst() float64 { return 3 }
 
+// generator returns a generator with seed 1 for the personcar fixture.
 func generator(t *testing.T) *testcase.Generator {
-	dir := fixture.Copy(t, "personcar")
-	a, err := couple.LoadPair(ccfg.LoadConfig{Dir: dir}, "./person", "./car")
+	return generatorFor(t, "personcar", "./person", "./car", 1)
+}
+
+// generatorFor returns a generator with the given seed for a fixture pair.
+func generatorFor(t *testing.T, fix, caller, callee string, seed int64) *testcase.Generator {
+	dir := fixture.Copy(t, fix)
+	a, err := couple.LoadPair(ccfg.LoadConfig{Dir: dir}, caller, callee)
 	require.NoError(t, err)
-	return testcase.NewGenerator(testcase.NewCluster(a, 4), testcase.DefaultConfig(), 1)
+	return testcase.NewGenerator(testcase.NewCluster(a, 4), testcase.DefaultConfig(), seed)
 }
 
 // An evaluation budget is spent exactly, in the algorithm's batches: MOSA

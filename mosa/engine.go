@@ -12,7 +12,9 @@
 // is random search with an archive, the baseline. What several algorithms
 // can share sits beside them: populations with objective vectors
 // (population.go), preference sorting and crowding (ranking.go), and
-// selection, crossover and mutation with repair (variation.go).
+// selection, crossover and mutation with repair (variation.go). Crossover
+// operators are registered by name too (Crossover; singlepoint.go holds
+// single-point crossover, the default).
 package mosa
 
 import (

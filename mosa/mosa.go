@@ -17,14 +17,19 @@ func init() {
 // (kept by the engine), covering functions in every new test, and repair
 // of offspring that lose their covering call.
 type manyObjective struct {
-	cfg Config
+	cfg   Config
+	cross Crossover
 }
 
 func newMOSA(cfg Config) (Algorithm, error) {
 	if cfg.Population < 2 {
 		return nil, fmt.Errorf("mosa: population %d is below 2", cfg.Population)
 	}
-	return &manyObjective{cfg: cfg}, nil
+	cross, err := LookupCrossover(cfg.Crossover)
+	if err != nil {
+		return nil, fmt.Errorf("mosa: %w", err)
+	}
+	return &manyObjective{cfg: cfg, cross: cross}, nil
 }
 
 var errNoObjectives = errors.New("mosa: no objectives to optimise")
@@ -51,7 +56,7 @@ func (m *manyObjective) Search(ctx context.Context, e *Engine) error {
 	}
 	nNew := int(math.Round(float64(n) * m.cfg.NewTests))
 	for !e.Done(ctx) {
-		offspring := breed(e, pop, m.cfg, nNew)
+		offspring := breed(e, pop, m.cfg, m.cross, nNew)
 		q, err := evaluatePopulation(ctx, e, offspring[:e.Remaining(len(offspring))])
 		if err != nil {
 			return err

@@ -6,9 +6,10 @@ import (
 )
 
 // breed makes the next offspring of a population of cfg.Population:
-// binary tournament selection, crossover and mutation with repair, plus
-// nNew new tests (fresh random tests, or mutated tests of the archive).
-func breed(e *Engine, pop []*individual, cfg Config, nNew int) []*testcase.Test {
+// binary tournament selection, crossover (with probability
+// cfg.CrossoverRate) and mutation with repair, plus nNew new tests (fresh
+// random tests, or mutated tests of the archive).
+func breed(e *Engine, pop []*individual, cfg Config, cross Crossover, nNew int) []*testcase.Test {
 	g, counts := e.Gen, e.Repairs()
 	var out []*testcase.Test
 	want := cfg.Population - nNew
@@ -16,7 +17,7 @@ func breed(e *Engine, pop []*individual, cfg Config, nNew int) []*testcase.Test 
 		a, b := tournament(g, pop), tournament(g, pop)
 		var c1, c2 *testcase.Test
 		if g.Rnd.Float64() < cfg.CrossoverRate {
-			c1, c2 = g.Crossover(a.t, b.t)
+			c1, c2 = cross.Cross(g, a.t, b.t)
 			c1 = repair.Crossover(c1, a.t, counts)
 			c2 = repair.Crossover(c2, b.t, counts)
 		} else {

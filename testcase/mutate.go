@@ -55,7 +55,7 @@ func (g *Generator) deleteGracefully(t *Test, i int) {
 				continue
 			}
 			want := s.Op.ArgType(k)
-			if r, ok := g.otherValue(t, i, want, outs[a.Result]); ok {
+			if r, ok := g.ValueBefore(t, i, want, outs[a.Result]); ok {
 				s.Args[k] = r
 			}
 		}
@@ -63,17 +63,18 @@ func (g *Generator) deleteGracefully(t *Test, i int) {
 	t.Remove(i)
 }
 
-// otherValue finds a value before statement limit, other than limit's
-// own, assignable to want (preferring the same type as old).
-func (g *Generator) otherValue(t *Test, limit int, want, old types.Type) (Ref, bool) {
+// ValueBefore draws a value of t built before statement pos that is
+// assignable to want, preferring values whose type is identical to
+// prefer. It reports false if there is none.
+func (g *Generator) ValueBefore(t *Test, pos int, want, prefer types.Type) (Ref, bool) {
 	var same, any []Ref
-	for i := 0; i < limit; i++ {
+	for i := 0; i < pos; i++ {
 		for r, out := range t.Stmts[i].Op.Outputs() {
 			if !assignable(out, want) {
 				continue
 			}
 			ref := Ref{Stmt: i, Result: r}
-			if types.Identical(out, old) {
+			if types.Identical(out, prefer) {
 				same = append(same, ref)
 			}
 			any = append(any, ref)
@@ -127,17 +128,16 @@ func (g *Generator) changeStatement(t *Test, i int) bool {
 		return true
 	}
 	// Another existing value, or a new one built just before.
-	if r, ok := g.otherValue(t, i, want, want); ok && g.Rnd.Float64() < 0.5 && r != s.Args[k] {
+	if r, ok := g.ValueBefore(t, i, want, want); ok && g.Rnd.Float64() < 0.5 && r != s.Args[k] {
 		s.Args[k] = r
 		return true
 	}
 	if g.C.Height(want) > g.C.MaxDepth-1 {
 		return false
 	}
-	ins := &inserter{g: g, t: t, pos: i}
-	ref := ins.value(want, 1)
+	ref, moved := g.BuildValue(t, i, want)
 	// The statement moved down by the insertions.
-	t.Stmts[ins.pos].Args[k] = ref
+	t.Stmts[i+moved].Args[k] = ref
 	return true
 }
 
@@ -399,61 +399,4 @@ func (g *Generator) insertFieldSet(t *Test, pos int) bool {
 	val := ins.value(op.Params[1], 1)
 	ins.add(Stmt{Op: op, Args: []Ref{obj, val}})
 	return true
-}
-
-// Crossover is single-point crossover with an independent cut in each
-// parent: the children are a's head with b's tail and b's head with a's
-// tail. References of a tail into the other parent's head are re-resolved
-// to values of the new head (or to new values built before the tail).
-func (g *Generator) Crossover(a, b *Test) (*Test, *Test) {
-	ca := g.Rnd.Intn(a.Len() + 1)
-	cb := g.Rnd.Intn(b.Len() + 1)
-	return g.splice(a, ca, b, cb), g.splice(b, cb, a, ca)
-}
-
-// splice returns head[:hc] followed by tail[tc:], re-resolving the tail's
-// references.
-func (g *Generator) splice(head *Test, hc int, tail *Test, tc int) *Test {
-	out := &Test{}
-	for _, s := range head.Stmts[:hc] {
-		out.Stmts = append(out.Stmts, Stmt{Op: s.Op, Args: append([]Ref(nil), s.Args...), Value: s.Value})
-	}
-	// map from tail statement index to its index in out.
-	moved := make([]int, tail.Len())
-	for i := range moved {
-		moved[i] = -1
-	}
-	for j := tc; j < tail.Len(); j++ {
-		if out.Len() >= g.Cfg.MaxLen {
-			break
-		}
-		s := tail.Stmts[j]
-		args := make([]Ref, len(s.Args))
-		ok := true
-		for k, a := range s.Args {
-			switch {
-			case a.IsOmitted():
-				args[k] = a
-			case a.Stmt >= tc && moved[a.Stmt] >= 0:
-				args[k] = Ref{Stmt: moved[a.Stmt], Result: a.Result}
-			default:
-				// A reference into the discarded head: re-resolve it.
-				want := s.Op.ArgType(k)
-				if r, found := g.otherValue(out, out.Len(), want, want); found {
-					args[k] = r
-				} else if g.C.Height(want) <= g.C.MaxDepth {
-					ins := &inserter{g: g, t: out, pos: out.Len()}
-					args[k] = ins.value(want, 1)
-				} else {
-					ok = false
-				}
-			}
-		}
-		if !ok {
-			continue
-		}
-		moved[j] = out.Len()
-		out.Stmts = append(out.Stmts, Stmt{Op: s.Op, Args: args, Value: s.Value})
-	}
-	return out
 }

@@ -158,6 +158,18 @@ func (g *Generator) InsertCall(t *Test, op *Op, pos int) int {
 	return idx
 }
 
+// BuildValue inserts at position pos of t the statements that build a
+// value of type typ, as random generation builds an argument: reusing a
+// value before pos with the reuse probabilities of the configuration,
+// else applying a producer of the cluster, one level below the top. It
+// returns a reference to the value and how many statements it inserted:
+// the statements from pos on moved down by that many.
+func (g *Generator) BuildValue(t *Test, pos int, typ types.Type) (Ref, int) {
+	ins := &inserter{g: g, t: t, pos: pos}
+	ref := ins.value(typ, 1)
+	return ref, ins.pos - pos
+}
+
 // inserter inserts statements at a position of a test, shifting the
 // references of the statements after it.
 type inserter struct {

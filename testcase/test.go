@@ -1,9 +1,10 @@
 // Package testcase models the test cases cling generates: sequences of
 // statements over typed values that drive the exported API of a caller
 // package R. It holds the test cluster (what can be called or built, and
-// how to obtain a value of each needed type), random generation, the
-// search operators that change tests, and the emission of tests as Go
-// source.
+// how to obtain a value of each needed type), random generation,
+// mutation and the primitives that crossover and repair build on (a value
+// before a position, a value built at a position), and the emission of
+// tests as Go source.
 package testcase
 
 import (
@@ -44,9 +45,13 @@ type Test struct {
 }
 
 // Clone returns a deep copy of t.
-func (t *Test) Clone() *Test {
-	c := &Test{Stmts: make([]Stmt, len(t.Stmts))}
-	for i, s := range t.Stmts {
+func (t *Test) Clone() *Test { return t.Prefix(t.Len()) }
+
+// Prefix returns a deep copy of the first n statements of t, a valid test
+// since statements only refer to earlier ones.
+func (t *Test) Prefix(n int) *Test {
+	c := &Test{Stmts: make([]Stmt, n)}
+	for i, s := range t.Stmts[:n] {
 		c.Stmts[i] = Stmt{Op: s.Op, Args: append([]Ref(nil), s.Args...), Value: s.Value}
 	}
 	return c

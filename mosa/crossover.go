@@ -1,0 +1,32 @@
+package mosa
+
+import "github.com/cling-go/cling/testcase"
+
+// Crossover is a crossover operator: it recombines two parent tests into
+// two offspring, drawing from the generator's random source. The
+// offspring must be valid tests (every reference resolved, see
+// repair.Graft) but may have lost their covering call, which the
+// algorithm repairs.
+//
+// Adding an operator is one file that implements this interface and
+// registers it in an init function; Config.Crossover selects it by name.
+type Crossover interface {
+	Cross(g *testcase.Generator, a, b *testcase.Test) (*testcase.Test, *testcase.Test)
+}
+
+// DefaultCrossover is the crossover operator of DefaultConfig.
+const DefaultCrossover = "single-point"
+
+var crossovers = newRegistry[Crossover]("crossover operator")
+
+// RegisterCrossover makes a crossover operator available under name, with
+// a one-line doc for help texts. It is called from init functions;
+// registering a name twice panics.
+func RegisterCrossover(name, doc string, c Crossover) { crossovers.register(name, doc, c) }
+
+// Crossovers lists the registered crossover operators, sorted by name.
+func Crossovers() []Entry { return crossovers.list() }
+
+// LookupCrossover returns the crossover operator registered as name, or an
+// error naming the registered operators.
+func LookupCrossover(name string) (Crossover, error) { return crossovers.lookup(name) }
