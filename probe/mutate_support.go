@@ -3,6 +3,8 @@ package probe
 import (
 	"go/ast"
 	"go/token"
+
+	"github.com/cling-go/cling/internal/gotest"
 )
 
 // RuntimeSource returns the source of one file of the probe runtime
@@ -24,4 +26,4 @@ func RaiseVersion(src []byte, f *ast.File, tf *token.File, fileVersion, path str
 // IsTestFunc reports whether go test runs a top-level function of this
 // name: Test, Example or Fuzz followed by nothing or a non-lowercase letter
 // (TestMain excluded).
-func IsTestFunc(name string) bool { return isTestFunc(name) }
+func IsTestFunc(name string) bool { return gotest.IsTestFunc(name) }

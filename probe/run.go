@@ -1,18 +1,14 @@
 package probe
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
-	"github.com/cling-go/cling/internal/proc"
+	"github.com/cling-go/cling/internal/gotest"
 )
 
 // TestPackage is a package whose tests to run: its import path and
@@ -77,113 +73,47 @@ func (s *Session) RunTests(ctx context.Context, opts TestOptions) (*TestRun, err
 	if err != nil {
 		return nil, err
 	}
-	args := []string{"test", "-overlay", overlay, "-vet=off", "-count=1", "-json"}
-	if len(opts.Tags) > 0 {
-		args = append(args, "-tags="+strings.Join(opts.Tags, ","))
-	}
-	if opts.Run != "" {
-		args = append(args, "-run", opts.Run)
-	}
-	args = append(args, opts.Extra...)
+	var pkgs []string
 	for _, p := range opts.Packages {
-		args = append(args, p.Path)
+		pkgs = append(pkgs, p.Path)
 	}
-	cmd := proc.Command(ctx, "go", args...)
-	cmd.Dir = opts.Dir
-	cmd.Env = append(os.Environ(), "CLING_COVER_DIR="+coverDir)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	stdout, err := cmd.StdoutPipe()
+	out, err := gotest.GoTest(ctx, gotest.GoTestOptions{
+		Dir:      opts.Dir,
+		Packages: pkgs,
+		Overlay:  overlay,
+		Tags:     opts.Tags,
+		Run:      opts.Run,
+		Count:    1,
+		Extra:    opts.Extra,
+		Env:      append(os.Environ(), "CLING_COVER_DIR="+coverDir),
+	})
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("starting go test: %w", err)
-	}
-	events := readTestEvents(stdout)
-	werr := cmd.Wait()
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	if msg := events.buildError(stderr.String()); msg != "" {
+	if msg := out.BuildError(out.Stderr); msg != "" {
 		msg = s.WS.Unoverlay(msg, opts.Dir)
 		if file, _, _ := strings.Cut(msg, ":"); strings.HasSuffix(file, "_test.go") {
 			return nil, &TestError{Msg: "the tests do not build: " + msg}
 		}
 		return nil, &TestError{Msg: "the instrumented build failed (a cling bug; please report it): " + msg}
 	}
-	if werr != nil && len(events.failed) == 0 && !events.anyPackageFailed {
-		return nil, &TestError{Msg: "go test failed: " + firstErrorLine(stderr.String(), werr.Error())}
+	// One entry per failed run: extra flags may ask for -count=N.
+	var failed []string
+	for _, t := range out.Tests {
+		for range t.Fails {
+			failed = append(failed, t.Package+"."+t.Name)
+		}
 	}
-	run.Failed = events.failed
+	sort.Strings(failed)
+	if out.Err != nil && len(failed) == 0 && !out.PackageFailed {
+		return nil, &TestError{Msg: "go test failed: " + gotest.FirstErrorLine(out.Stderr, out.Err.Error())}
+	}
+	run.Failed = failed
 	run.Covered, err = readCovered(coverDir, len(s.Plan.A.Goals))
 	if err != nil {
 		return nil, err
 	}
 	return run, nil
-}
-
-// testEvents is what cling needs from go test -json output.
-type testEvents struct {
-	failed           []string
-	anyPackageFailed bool
-	buildOutput      []string
-}
-
-type testEvent struct {
-	Action     string
-	Package    string
-	ImportPath string
-	Test       string
-	Output     string
-}
-
-func readTestEvents(r io.Reader) *testEvents {
-	ev := &testEvents{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var e testEvent
-		if json.Unmarshal(sc.Bytes(), &e) != nil {
-			continue
-		}
-		switch {
-		case e.Action == "build-output":
-			ev.buildOutput = append(ev.buildOutput, e.Output)
-		case e.Action == "fail" && e.Test != "" && !strings.Contains(e.Test, "/"):
-			ev.failed = append(ev.failed, e.Package+"."+e.Test)
-		case e.Action == "fail" && e.Test == "":
-			ev.anyPackageFailed = true
-		case e.Action == "output" && e.Test == "" && strings.Contains(e.Output, "[setup failed]"):
-			ev.buildOutput = append(ev.buildOutput, e.Output)
-		}
-	}
-	sort.Strings(ev.failed)
-	return ev
-}
-
-// buildError returns the first compiler error of a failed build, or "".
-func (ev *testEvents) buildError(stderr string) string {
-	lines := append(append([]string(nil), ev.buildOutput...), strings.Split(stderr, "\n")...)
-	for _, l := range lines {
-		l = strings.TrimSpace(l)
-		if l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "FAIL") {
-			continue
-		}
-		if strings.Contains(l, ".go:") || strings.Contains(l, "setup failed") {
-			return l
-		}
-	}
-	return ""
-}
-
-func firstErrorLine(s, def string) string {
-	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-			return l
-		}
-	}
-	return def
 }
 
 // readCovered ORs the per-process coverage files the runtime wrote.

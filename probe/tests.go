@@ -2,14 +2,10 @@ package probe
 
 import (
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"os"
 	"path/filepath"
-	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/cling-go/cling/internal/gotest"
 )
 
 // MarkTests instruments the test files of the package in dir so that the
@@ -27,14 +23,14 @@ func MarkTests(w *Workspace, dir, rtImport string) (int, error) {
 		if err != nil {
 			return 0, fmt.Errorf("reading %s: %w", path, err)
 		}
-		out, n, err := markTestFile(path, src, rtImport)
+		out, tests, err := gotest.Mark(path, src, RT, rtImport, beginTest)
 		if err != nil {
 			continue // a file the go command will reject with its own message
 		}
-		if n == 0 {
+		if len(tests) == 0 {
 			continue
 		}
-		count += n
+		count += len(tests)
 		if err := w.Set(path, out); err != nil {
 			return 0, err
 		}
@@ -42,47 +38,7 @@ func MarkTests(w *Workspace, dir, rtImport string) (int, error) {
 	return count, nil
 }
 
-// markTestFile adds BeginTest calls to the test functions of one file.
-func markTestFile(path string, src []byte, rtImport string) ([]byte, int, error) {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution)
-	if err != nil {
-		return nil, 0, err
-	}
-	tf := fset.File(f.Pos())
-	ed := &editor{src: src}
-	n := 0
-	for _, d := range f.Decls {
-		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Recv != nil || fd.Body == nil || !isTestFunc(fd.Name.Name) {
-			continue
-		}
-		ed.insert(tf.Offset(fd.Body.Lbrace)+1, fmt.Sprintf(" %s.BeginTest(%q);", RT, fd.Name.Name))
-		n++
-	}
-	if n == 0 {
-		return nil, 0, nil
-	}
-	ed.insert(tf.Offset(f.Name.End()), fmt.Sprintf("; import %s %q", RT, rtImport))
-	out, err := ed.apply()
-	return out, n, err
-}
-
-// isTestFunc reports whether name is the name of a function go test runs:
-// Test, Example or Fuzz followed by nothing or a non-lowercase letter.
-func isTestFunc(name string) bool {
-	for _, prefix := range []string{"Test", "Example", "Fuzz"} {
-		if !strings.HasPrefix(name, prefix) {
-			continue
-		}
-		rest := name[len(prefix):]
-		if rest == "" {
-			return true
-		}
-		r, _ := utf8.DecodeRuneInString(rest)
-		if !unicode.IsLower(r) {
-			return name != "TestMain"
-		}
-	}
-	return false
+// beginTest is the statement that starts each test function.
+func beginTest(fn gotest.TestFunc) string {
+	return fmt.Sprintf("%s.BeginTest(%q)", RT, fn.Name)
 }
