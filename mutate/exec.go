@@ -1,176 +1,80 @@
 package mutate
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"os"
 	"os/exec"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
-	"time"
 
-	"github.com/cling-go/cling/internal/proc"
+	"github.com/cling-go/cling/internal/gotest"
 )
 
-// testOutcome is what one top-level test did in a run.
-type testOutcome struct {
-	action  string // pass, fail or skip
-	elapsed time.Duration
-}
-
-// runOutcome is the result of running a test binary once.
-type runOutcome struct {
-	// tests are the top-level tests that finished, by name; started lists
-	// every top-level test that began, in order.
-	tests   map[string]testOutcome
-	started []string
-	exit    int
-	timeout bool
-	wall    time.Duration
-	tail    string
-}
-
-// failed lists the tests that failed, and else the test that was running
-// when the binary exited with an error.
-func (o *runOutcome) failed() []string {
-	var out []string
-	for _, name := range o.started {
-		if r, ok := o.tests[name]; ok && r.action == "fail" {
-			out = append(out, name)
-		}
+// runBinary runs a test binary of suite s in the suite's directory, once
+// (-test.count=1: a test starts at most once) and with
+// -test.paniconexit0, so that a test calling os.Exit(0) fails. Its framed
+// output is read as it comes, without go tool test2json: a run of mutants
+// costs one process and its timeout covers the binary alone. An error is
+// returned only when the binary could not run, or ctx was cancelled.
+func runBinary(ctx context.Context, bin string, s *suite, opts gotest.RunOptions) (*gotest.Outcome, error) {
+	opts.Binary, opts.Dir, opts.Count = bin, s.dir, 1
+	opts.Flags = append([]string{"-test.paniconexit0"}, opts.Flags...)
+	out, err := gotest.Run(ctx, opts)
+	if err != nil {
+		return nil, err
 	}
-	if len(out) == 0 && o.exit != 0 {
-		for i := len(o.started) - 1; i >= 0; i-- {
-			if _, done := o.tests[o.started[i]]; !done {
-				return []string{o.started[i]}
-			}
+	var ee *exec.ExitError
+	if out.Err != nil && !errors.As(out.Err, &ee) {
+		return nil, out.Err
+	}
+	return out, nil
+}
+
+// runMutant runs the named tests of suite s on binary bin with mutant id
+// active, stopping at the first failure; its process group is killed when
+// the suite's time limit for those tests expires.
+func (r *runner) runMutant(ctx context.Context, bin string, s *suite, id int, tests []string) (*gotest.Outcome, error) {
+	return runBinary(ctx, bin, s, gotest.RunOptions{
+		Env:   testEnv("CLING_MUTANT=" + strconv.Itoa(id)),
+		Flags: []string{"-test.failfast"},
+		Run:   gotest.RunPattern(tests),
+		Kill:  r.timeout(s, tests),
+	})
+}
+
+// started lists the top-level tests that began in a run, in order.
+func started(o *gotest.Outcome) []*gotest.Test {
+	var out []*gotest.Test
+	for _, t := range o.Tests {
+		if t.Runs > 0 {
+			out = append(out, t)
 		}
 	}
 	return out
 }
 
-// outputParser reads the output of a test binary run with
-// -test.v=test2json: lines that start with ^V frame the test events. It
-// keeps the end of the output for error messages, and bounds its memory
-// whatever the test prints.
-type outputParser struct {
-	mu      sync.Mutex
-	partial []byte
-	tail    []byte
-	out     *runOutcome
-}
-
-const (
-	maxLine = 1 << 16
-	maxTail = 8 << 10
-)
-
-func (p *outputParser) Write(b []byte) (int, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	n := len(b)
-	p.tail = append(p.tail, b...)
-	if len(p.tail) > 2*maxTail {
-		p.tail = append(p.tail[:0], p.tail[len(p.tail)-maxTail:]...)
+// failedTests lists the tests that failed in a run, and else the test
+// that was running when the binary exited with an error: the last one
+// that began and did not end. A mutant needs one test that killed it,
+// where the verification of a generated file drops every test a dying
+// process left unfinished.
+func failedTests(o *gotest.Outcome) []string {
+	var out []string
+	tests := started(o)
+	for _, t := range tests {
+		if t.Last == "fail" {
+			out = append(out, t.Name)
+		}
 	}
-	for len(b) > 0 {
-		i := bytes.IndexByte(b, '\n')
-		if i < 0 {
-			if len(p.partial) < maxLine {
-				p.partial = append(p.partial, b...)
-			}
-			break
-		}
-		line := b[:i]
-		if len(p.partial) > 0 {
-			line = append(p.partial, line...)
-			p.partial = p.partial[:0]
-		}
-		p.line(string(line))
-		b = b[i+1:]
-	}
-	return n, nil
-}
-
-// line interprets one framed line.
-func (p *outputParser) line(l string) {
-	if !strings.HasPrefix(l, "\x16") {
-		return
-	}
-	l = l[1:]
-	if name, ok := strings.CutPrefix(l, "=== RUN   "); ok {
-		if name = strings.TrimSpace(name); !strings.Contains(name, "/") {
-			p.out.started = append(p.out.started, name)
-		}
-		return
-	}
-	for _, action := range []string{"pass", "fail", "skip"} {
-		rest, ok := strings.CutPrefix(l, "--- "+strings.ToUpper(action)+": ")
-		if !ok {
-			continue
-		}
-		name, dur, _ := strings.Cut(rest, " (")
-		if strings.Contains(name, "/") {
-			return
-		}
-		var elapsed time.Duration
-		if s, ok := strings.CutSuffix(dur, "s)"); ok {
-			if f, err := strconv.ParseFloat(s, 64); err == nil {
-				elapsed = time.Duration(f * float64(time.Second))
+	if len(out) == 0 && o.Exit != 0 {
+		for i := len(tests) - 1; i >= 0; i-- {
+			if tests[i].Last == "" {
+				return []string{tests[i].Name}
 			}
 		}
-		p.out.tests[name] = testOutcome{action: action, elapsed: elapsed}
-		return
 	}
-}
-
-// runBinary runs a test binary in dir and parses its output; a positive
-// timeout kills its process group when it expires. An error is returned
-// only when the binary could not run, or ctx was cancelled.
-func runBinary(ctx context.Context, bin, dir string, args, env []string, timeout time.Duration) (*runOutcome, error) {
-	rctx, cancel := ctx, context.CancelFunc(func() {})
-	if timeout > 0 {
-		rctx, cancel = context.WithTimeout(ctx, timeout)
-	}
-	defer cancel()
-	out := &runOutcome{tests: map[string]testOutcome{}}
-	p := &outputParser{out: out}
-	cmd := proc.Command(rctx, bin, args...)
-	cmd.Dir = dir
-	cmd.Env = env
-	cmd.Stdout = p
-	cmd.Stderr = p
-	start := time.Now()
-	err := cmd.Run()
-	out.wall = time.Since(start)
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	p.mu.Lock()
-	if len(p.partial) > 0 {
-		p.line(string(p.partial))
-	}
-	out.tail = string(p.tail)
-	p.mu.Unlock()
-	if rctx.Err() == context.DeadlineExceeded {
-		out.timeout = true
-		return out, nil
-	}
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		out.exit = ee.ExitCode()
-		if out.exit == 0 {
-			out.exit = -1 // killed by a signal
-		}
-	default:
-		return nil, err
-	}
-	return out, nil
+	return out
 }
 
 // testEnv is the environment of test binaries: the user's, without
@@ -184,29 +88,4 @@ func testEnv(extra ...string) []string {
 		env = append(env, kv)
 	}
 	return append(env, extra...)
-}
-
-// runPattern is a -test.run pattern that selects exactly the named
-// top-level tests.
-func runPattern(tests []string) string {
-	q := make([]string, len(tests))
-	for i, t := range tests {
-		q[i] = regexp.QuoteMeta(t)
-	}
-	return "^(" + strings.Join(q, "|") + ")$"
-}
-
-// tailLines returns the last n non-empty lines of s, joined by "; ".
-func tailLines(s string, n int) string {
-	var lines []string
-	for _, l := range strings.Split(s, "\n") {
-		l = strings.TrimSpace(strings.TrimPrefix(l, "\x16"))
-		if l != "" {
-			lines = append(lines, l)
-		}
-	}
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "; ")
 }

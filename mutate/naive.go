@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cling-go/cling/internal/gotest"
 	"github.com/cling-go/cling/probe"
 )
 
@@ -90,12 +91,12 @@ func (r *runner) naive(ctx context.Context) (*NaiveCheck, error) {
 			bins[s] = b
 			return b, nil
 		}
-		run := func(ctx context.Context, s *suite, m *Mutant, tests []string) (*runOutcome, error) {
+		run := func(ctx context.Context, s *suite, m *Mutant, tests []string) (*gotest.Outcome, error) {
 			bin, err := build(ctx, s)
 			if err != nil {
 				return nil, err
 			}
-			return runBinary(ctx, bin, s.dir, mutantArgs(tests), testEnv(fmt.Sprintf("CLING_MUTANT=%d", m.ID)), r.timeout(s, tests))
+			return r.runMutant(ctx, bin, s, m.ID, tests)
 		}
 		res, err := r.evalMutant(ctx, m, run)
 		if err != nil {

@@ -2,7 +2,6 @@ package mutate
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -16,7 +15,7 @@ import (
 	"time"
 
 	"github.com/cling-go/cling/couple"
-	"github.com/cling-go/cling/internal/proc"
+	"github.com/cling-go/cling/internal/gotest"
 	"github.com/cling-go/cling/probe"
 )
 
@@ -384,34 +383,17 @@ func (r *runner) build(ctx context.Context) error {
 
 // goTestC builds the test binary of a package with an overlay.
 func (r *runner) goTestC(ctx context.Context, overlay, pkg, out, what string) error {
-	args := []string{"test", "-c", "-overlay", overlay, "-vet=off", "-o", out}
-	if len(r.cfg.Tags) > 0 {
-		args = append(args, "-tags="+strings.Join(r.cfg.Tags, ","))
-	}
-	args = append(args, pkg)
-	cmd := proc.Command(ctx, "go", args...)
-	cmd.Dir = r.cfg.Analysis.Prog.Dir
-	var buf bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &buf, &buf
-	if err := cmd.Run(); err != nil {
+	output, err := gotest.Build(ctx, gotest.BuildOptions{Dir: r.cfg.Analysis.Prog.Dir, Package: pkg, Binary: out, Overlay: overlay, Tags: r.cfg.Tags})
+	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return fmt.Errorf("building %s of %s failed: %s", what, pkg, r.ws.OriginalPath(firstError(buf.String(), err.Error())))
+		return fmt.Errorf("building %s of %s failed: %s", what, pkg, r.ws.OriginalPath(gotest.FirstErrorLine(string(output), err.Error())))
 	}
 	if _, err := os.Stat(out); err != nil {
-		return &NoTestsError{Msg: fmt.Sprintf("no test binary for %s: %s", pkg, firstError(buf.String(), "no test files"))}
+		return &NoTestsError{Msg: fmt.Sprintf("no test binary for %s: %s", pkg, gotest.FirstErrorLine(string(output), "no test files"))}
 	}
 	return nil
-}
-
-func firstError(out, def string) string {
-	for _, l := range strings.Split(out, "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-			return l
-		}
-	}
-	return def
 }
 
 // parallel runs f(0..n-1) on the workers and returns the first error.
@@ -467,34 +449,30 @@ func (r *runner) baseline(ctx context.Context) error {
 	total := 0
 	for i, s := range r.suites {
 		cov := filepath.Join(r.ws.Dir, fmt.Sprintf("mutcov-%d.txt", i))
-		args := []string{"-test.v=test2json", "-test.count=1", "-test.paniconexit0"}
-		if r.cfg.Run != "" {
-			args = append(args, "-test.run", r.cfg.Run)
-		}
-		out, err := runBinary(ctx, s.bin, s.dir, args, testEnv("CLING_MUTANT=-1", "CLING_MUTCOV="+cov), 0)
+		out, err := runBinary(ctx, s.bin, s, gotest.RunOptions{Run: r.cfg.Run, Env: testEnv("CLING_MUTANT=-1", "CLING_MUTCOV="+cov)})
 		if err != nil {
 			return fmt.Errorf("running the tests of %s: %w", s.pkg.Path, err)
 		}
 		s.elapsed = map[string]time.Duration{}
 		var sum time.Duration
-		for _, t := range out.started {
-			if res, ok := out.tests[t]; ok {
-				s.tests = append(s.tests, t)
-				s.elapsed[t] = res.elapsed
-				sum += res.elapsed
+		for _, t := range started(out) {
+			if t.Last != "" {
+				s.tests = append(s.tests, t.Name)
+				s.elapsed[t.Name] = t.Elapsed
+				sum += t.Elapsed
 			}
 		}
-		if s.overhead = out.wall - sum; s.overhead < 0 {
+		if s.overhead = out.Wall - sum; s.overhead < 0 {
 			s.overhead = 0
 		}
-		for _, t := range out.failed() {
+		for _, t := range failedTests(out) {
 			failed = append(failed, s.pkg.Path+"."+t)
 		}
-		if out.exit != 0 && len(out.failed()) == 0 {
-			failed = append(failed, fmt.Sprintf("%s (exit status %d)", s.pkg.Path, out.exit))
+		if out.Exit != 0 && len(failedTests(out)) == 0 {
+			failed = append(failed, fmt.Sprintf("%s (exit status %d)", s.pkg.Path, out.Exit))
 		}
-		if out.exit != 0 && tail == "" {
-			tail = tailLines(out.tail, 3)
+		if out.Exit != 0 && tail == "" {
+			tail = out.TailLines(3)
 		}
 		if err := s.readCoverage(cov); err != nil {
 			return err
@@ -583,11 +561,6 @@ func (r *runner) timeout(s *suite, tests []string) time.Duration {
 	return time.Duration(float64(base)*r.cfg.TimeoutFactor) + r.cfg.TimeoutFloor
 }
 
-// mutantArgs are the flags of a mutant run of some tests.
-func mutantArgs(tests []string) []string {
-	return []string{"-test.v=test2json", "-test.count=1", "-test.paniconexit0", "-test.failfast", "-test.run", runPattern(tests)}
-}
-
 // groups are the test groups a mutant runs against.
 func (r *runner) groups() []string {
 	if r.genFile != "" {
@@ -642,11 +615,11 @@ type evalResult struct {
 }
 
 // runFunc runs some tests of a suite with a mutant active.
-type runFunc func(ctx context.Context, s *suite, m *Mutant, tests []string) (*runOutcome, error)
+type runFunc func(ctx context.Context, s *suite, m *Mutant, tests []string) (*gotest.Outcome, error)
 
 // runSchemata runs the schemata binary with mutant m active.
-func (r *runner) runSchemata(ctx context.Context, s *suite, m *Mutant, tests []string) (*runOutcome, error) {
-	out, err := runBinary(ctx, s.bin, s.dir, mutantArgs(tests), testEnv("CLING_MUTANT="+strconv.Itoa(m.ID)), r.timeout(s, tests))
+func (r *runner) runSchemata(ctx context.Context, s *suite, m *Mutant, tests []string) (*gotest.Outcome, error) {
+	out, err := r.runMutant(ctx, s.bin, s, m.ID, tests)
 	if err != nil {
 		return nil, fmt.Errorf("running mutant %d: %w", m.ID, err)
 	}
@@ -668,18 +641,18 @@ func (r *runner) evalMutant(ctx context.Context, m *Mutant, run runFunc) (*evalR
 			if err != nil {
 				return nil, err
 			}
-			if out.timeout {
+			if out.TimedOut {
 				timedOut = true
 				res.detectedBy[group] = true
 				break
 			}
-			if out.exit != 0 || len(out.failed()) > 0 {
-				killers := out.failed()
+			if out.Exit != 0 || len(failedTests(out)) > 0 {
+				killers := failedTests(out)
 				for _, t := range killers {
 					res.killedBy = append(res.killedBy, s.pkg.Path+"."+t)
 				}
 				if len(killers) == 0 {
-					res.killedBy = append(res.killedBy, fmt.Sprintf("%s (exit status %d)", s.pkg.Path, out.exit))
+					res.killedBy = append(res.killedBy, fmt.Sprintf("%s (exit status %d)", s.pkg.Path, out.Exit))
 				}
 				res.detectedBy[group] = true
 				break

@@ -2,16 +2,12 @@ package mutate
 
 import (
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 
-	"github.com/cling-go/cling/internal/srcedit"
-	"github.com/cling-go/cling/probe"
+	"github.com/cling-go/cling/internal/gotest"
 )
 
 // markedFile is a test file rewritten to report where each test begins and
@@ -48,76 +44,28 @@ func markTestDir(dir, rtImport string, extra map[string][]byte) ([]markedFile, e
 				return nil, fmt.Errorf("reading %s: %w", path, err)
 			}
 		}
-		mf, err := markTestFile(path, src, rtImport)
+		marked, tests, err := gotest.Mark(path, src, rtName, rtImport, beginEndTest)
 		if err != nil {
 			if _, isExtra := extra[path]; isExtra {
 				return nil, err
 			}
 			continue // the go command reports its own error
 		}
-		out = append(out, mf)
+		out = append(out, markedFile{path: path, src: marked, tests: tests})
 	}
 	return out, nil
 }
 
-// markTestFile inserts, at the top of every Test, Example and Fuzz
-// function, BeginTest and the registration of EndTest: with t.Cleanup
-// when the function has a *testing.T or *testing.F parameter, so that the
-// end comes after parallel subtests too, and with defer otherwise. Every
-// line keeps its number.
-func markTestFile(path string, src []byte, rtImport string) (markedFile, error) {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution)
-	if err != nil {
-		return markedFile{}, fmt.Errorf("parsing %s: %w", path, err)
+// beginEndTest is the statement at the top of every Test, Example and
+// Fuzz function: BeginTest and the registration of EndTest, with
+// t.Cleanup when the function has a *testing.T or *testing.F parameter,
+// so that the end comes after parallel subtests too, and with defer
+// otherwise.
+func beginEndTest(fn gotest.TestFunc) string {
+	name := strconv.Quote(fn.Name)
+	end := fmt.Sprintf("defer %s.EndTest(%s)", rtName, name)
+	if fn.Type == "T" || fn.Type == "F" {
+		end = fmt.Sprintf("%s.Cleanup(func() { %s.EndTest(%s) })", fn.Param, rtName, name)
 	}
-	tf := fset.File(f.Pos())
-	var eds []srcedit.Edit
-	var tests []string
-	for _, d := range f.Decls {
-		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Recv != nil || fd.Body == nil || !probe.IsTestFunc(fd.Name.Name) {
-			continue
-		}
-		name := strconv.Quote(fd.Name.Name)
-		end := fmt.Sprintf("defer %s.EndTest(%s)", rtName, name)
-		if t := testingParam(fd); t != "" {
-			end = fmt.Sprintf("%s.Cleanup(func() { %s.EndTest(%s) })", t, rtName, name)
-		}
-		off := tf.Offset(fd.Body.Lbrace) + 1
-		eds = append(eds, srcedit.Edit{Off: off, Kind: srcedit.Insert, Text: fmt.Sprintf(" %s.BeginTest(%s); %s;", rtName, name, end)})
-		tests = append(tests, fd.Name.Name)
-	}
-	if len(tests) == 0 {
-		return markedFile{path: path, src: src}, nil
-	}
-	off := tf.Offset(f.Name.End())
-	eds = append(eds, srcedit.Edit{Off: off, Kind: srcedit.Insert, Text: fmt.Sprintf("; import %s %q", rtName, rtImport)})
-	out, _, err := srcedit.Apply(src, eds)
-	if err != nil {
-		return markedFile{}, err
-	}
-	return markedFile{path: path, src: out, tests: tests}, nil
-}
-
-// testingParam returns the name of a test function's only parameter when
-// it is a *testing.T or *testing.F (as written), or "".
-func testingParam(fd *ast.FuncDecl) string {
-	ps := fd.Type.Params.List
-	if len(ps) != 1 || len(ps[0].Names) != 1 {
-		return ""
-	}
-	name := ps[0].Names[0].Name
-	if name == "_" {
-		return ""
-	}
-	star, ok := ps[0].Type.(*ast.StarExpr)
-	if !ok {
-		return ""
-	}
-	sel, ok := star.X.(*ast.SelectorExpr)
-	if !ok || (sel.Sel.Name != "T" && sel.Sel.Name != "F") {
-		return ""
-	}
-	return name
+	return fmt.Sprintf("%s.BeginTest(%s); %s", rtName, name, end)
 }

@@ -3,8 +3,6 @@ package probe
 import (
 	"go/ast"
 	"go/token"
-
-	"github.com/cling-go/cling/internal/gotest"
 )
 
 // RuntimeSource returns the source of one file of the probe runtime
@@ -22,8 +20,3 @@ func RuntimeSource(name string) ([]byte, error) {
 func RaiseVersion(src []byte, f *ast.File, tf *token.File, fileVersion, path string) ([]byte, error) {
 	return raiseVersion(src, f, tf, fileVersion, path)
 }
-
-// IsTestFunc reports whether go test runs a top-level function of this
-// name: Test, Example or Fuzz followed by nothing or a non-lowercase letter
-// (TestMain excluded).
-func IsTestFunc(name string) bool { return gotest.IsTestFunc(name) }
