@@ -1,15 +1,11 @@
 package gen
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -23,6 +19,7 @@ import (
 	"github.com/cling-go/cling/couple"
 	"github.com/cling-go/cling/harness"
 	"github.com/cling-go/cling/internal/fstree"
+	"github.com/cling-go/cling/internal/gotest"
 	"github.com/cling-go/cling/internal/proc"
 	"github.com/cling-go/cling/mosa"
 	"github.com/cling-go/cling/probe"
@@ -491,14 +488,7 @@ func runGenerated(ctx context.Context, a *couple.Analysis, src []byte, tests []n
 		return nil, err
 	}
 	bin := filepath.Join(ws.Dir, "verify.test")
-	args := []string{"test", "-c", "-overlay", overlay, "-vet=off", "-o", bin}
-	if len(cfg.Tags) > 0 {
-		args = append(args, "-tags="+strings.Join(cfg.Tags, ","))
-	}
-	args = append(args, a.Caller.Pkg.Path)
-	build := proc.Command(ctx, "go", args...)
-	build.Dir = a.Prog.Dir
-	buildOut, err := build.CombinedOutput()
+	buildOut, err := gotest.Build(ctx, gotest.BuildOptions{Dir: a.Prog.Dir, Package: a.Caller.Pkg.Path, Binary: bin, Overlay: overlay, Tags: cfg.Tags})
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -548,39 +538,41 @@ func runTests(ctx context.Context, bin, dir string, tests []namedTest, n int, pe
 	for len(pending) > 0 {
 		var names []string
 		for _, t := range pending {
-			names = append(names, regexp.QuoteMeta(t.Name))
+			names = append(names, t.Name)
 		}
 		// Every test passed the executor's timeout twice already; the
-		// binary's timeout only guards against one that now hangs.
+		// binary's timeout only guards against one that now hangs. The
+		// binary runs under go tool test2json, whose whole output
+		// CLING_DEBUG shows.
 		timeout := max(2*time.Minute, time.Duration(n*len(pending))*perTest/4)
-		var stdout bytes.Buffer
-		run := proc.Command(ctx, "go", "tool", "test2json", "-t", bin, "-test.v=test2json",
-			"-test.count="+strconv.Itoa(n), "-test.timeout="+timeout.String(),
-			"-test.run", "^("+strings.Join(names, "|")+")$")
-		run.Dir = dir
-		run.Stdout = &stdout
-		run.Stderr = &stdout
-		runErr := run.Run()
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
+		out, err := gotest.Run(ctx, gotest.RunOptions{
+			Binary:    bin,
+			Dir:       dir,
+			Run:       gotest.RunPattern(names),
+			Count:     n,
+			Timeout:   timeout,
+			Test2JSON: true,
+		})
+		if err != nil {
+			return nil, err
 		}
 		if os.Getenv("CLING_DEBUG") != "" {
-			os.Stderr.Write(stdout.Bytes())
+			os.Stderr.Write(out.Output)
 		}
-		r := testResults(&stdout)
-		for name := range r.failed {
-			failed[name] = true
+		// A test fails when it or one of its subtests reported a
+		// failure, or when it never ended: the process died while it ran.
+		broken := false
+		for _, t := range out.Tests {
+			if t.Fails > 0 || t.SubtestFails > 0 || t.Running {
+				failed[t.Name] = true
+				broken = true
+			}
+			passes[t.Name] += t.Passes + t.Skips
 		}
-		for name := range r.unfinished {
-			failed[name] = true
-		}
-		for name, k := range r.passes {
-			passes[name] += k
-		}
-		if runErr == nil {
+		if out.Err == nil {
 			break
 		}
-		if len(r.failed) == 0 && len(r.unfinished) == 0 {
+		if !broken {
 			// The process died outside any test: blame every test.
 			for _, t := range pending {
 				failed[t.Name] = true
@@ -596,40 +588,6 @@ func runTests(ctx context.Context, bin, dir string, tests []namedTest, n int, pe
 		pending = again
 	}
 	return failed, nil
-}
-
-// testRun is what one run of a test binary reported, per top-level test.
-type testRun struct {
-	// failed tests reported a failure; unfinished ones started and never
-	// ended (the process died while they ran); passes counts the passes.
-	failed, unfinished map[string]bool
-	passes             map[string]int
-}
-
-// testResults reads the test2json events of one run of a test binary.
-func testResults(r io.Reader) testRun {
-	res := testRun{failed: map[string]bool{}, unfinished: map[string]bool{}, passes: map[string]int{}}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var e struct{ Action, Test string }
-		if json.Unmarshal(sc.Bytes(), &e) != nil || e.Test == "" {
-			continue
-		}
-		top, sub, _ := strings.Cut(e.Test, "/")
-		switch {
-		case e.Action == "fail":
-			res.failed[top] = true
-			delete(res.unfinished, top)
-		case sub != "":
-		case e.Action == "run":
-			res.unfinished[top] = true
-		case e.Action == "pass" || e.Action == "skip":
-			res.passes[top]++
-			delete(res.unfinished, top)
-		}
-	}
-	return res
 }
 
 // copyPackageDir copies a package directory's files and its testdata tree,

@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -13,47 +12,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-func TestTestResults(t *testing.T) {
-	tests := []struct {
-		what               string
-		events             string
-		failed, unfinished []string
-		passes             map[string]int
-	}{
-		{"all pass", `{"Action":"run","Test":"TestA"}
-{"Action":"output","Test":"TestA","Output":"=== RUN   TestA\n"}
-{"Action":"pass","Test":"TestA"}
-{"Action":"run","Test":"TestB"}
-{"Action":"pass","Test":"TestB"}
-{"Action":"pass"}`, nil, nil, map[string]int{"TestA": 1, "TestB": 1}},
-		{"a failure", `{"Action":"run","Test":"TestA"}
-{"Action":"fail","Test":"TestA"}
-{"Action":"run","Test":"TestB"}
-{"Action":"pass","Test":"TestB"}
-{"Action":"fail"}`, []string{"TestA"}, nil, map[string]int{"TestB": 1}},
-		{"a failing subtest fails its test", `{"Action":"run","Test":"TestA"}
-{"Action":"run","Test":"TestA/x"}
-{"Action":"fail","Test":"TestA/x"}
-{"Action":"fail","Test":"TestA"}`, []string{"TestA"}, nil, map[string]int{}},
-		// A fatal error (concurrent map writes, the binary's timeout) ends
-		// the binary in the middle of a test.
-		{"a crash", `{"Action":"run","Test":"TestA"}
-{"Action":"pass","Test":"TestA"}
-{"Action":"run","Test":"TestB"}
-{"Action":"output","Test":"TestB","Output":"fatal error: concurrent map writes\n"}
-not json at all
-{"Action":"fail"}`, nil, []string{"TestB"}, map[string]int{"TestA": 1}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.what, func(t *testing.T) {
-			r := testResults(strings.NewReader(tt.events))
-			assert.ElementsMatch(t, tt.failed, keys(r.failed))
-			assert.ElementsMatch(t, tt.unfinished, keys(r.unfinished))
-			assert.Equal(t, tt.passes, r.passes)
-		})
-	}
-}
 
 func keys(m map[string]bool) []string {
 	var out []string
