@@ -79,7 +79,7 @@ func (w *framedWriter) line(l string) {
 		return
 	}
 	if name, ok := strings.CutPrefix(l, "=== RUN   "); ok {
-		w.report.Add(Event{Action: "run", Test: strings.TrimSpace(name)})
+		w.report.add(Event{Action: "run", Test: strings.TrimSpace(name)})
 		return
 	}
 	for _, action := range []string{"pass", "fail", "skip"} {
@@ -94,7 +94,7 @@ func (w *framedWriter) line(l string) {
 				elapsed = f
 			}
 		}
-		w.report.Add(Event{Action: action, Test: name, Elapsed: elapsed})
+		w.report.add(Event{Action: action, Test: name, Elapsed: elapsed})
 		return
 	}
 }

@@ -36,8 +36,8 @@ type Test struct {
 	// Elapsed is the time that run took.
 	Last    string
 	Elapsed time.Duration
-	// Output is the end of what the test and its subtests printed, at most
-	// maxTestOutput bytes.
+	// Output is what the test and its subtests printed, read from output
+	// events: the last 8 KiB of it.
 	Output string
 }
 
@@ -57,8 +57,8 @@ type Report struct {
 	index map[[2]string]*Test
 }
 
-// Add takes in one event.
-func (r *Report) Add(e Event) {
+// add takes in one event.
+func (r *Report) add(e Event) {
 	switch {
 	case e.Action == "build-output":
 		r.BuildOutput = append(r.BuildOutput, e.Output)
@@ -129,7 +129,7 @@ func Decode(r io.Reader) *Report {
 		if json.Unmarshal(sc.Bytes(), &e) != nil {
 			continue
 		}
-		rep.Add(e)
+		rep.add(e)
 	}
 	return rep
 }

@@ -153,10 +153,8 @@ func TestDecodeKeepsOutputPerTest(t *testing.T) {
 	assert.Equal(t, "b\n", r.Tests[1].Output)
 
 	long := strings.Repeat("x", maxTestOutput-1) + "\n"
-	var events strings.Builder
-	events.WriteString(`{"Action":"output","Test":"TestC","Output":"first\n"}` + "\n")
-	events.WriteString(`{"Action":"output","Test":"TestC","Output":"` + strings.Repeat("x", maxTestOutput-1) + `\n"}` + "\n")
-	r = Decode(strings.NewReader(events.String()))
+	r = Decode(strings.NewReader(`{"Action":"output","Test":"TestC","Output":"first\n"}
+{"Action":"output","Test":"TestC","Output":"` + strings.Repeat("x", maxTestOutput-1) + `\n"}`))
 	assert.Equal(t, long, r.Tests[0].Output, "only the last 8 KiB are kept")
 }
 
@@ -169,7 +167,7 @@ func TestBuildError(t *testing.T) {
 	}{
 		{"compiler error in events", []string{"# p/a [p/a.test]\n", "a/a_test.go:3:2: undefined: x\n"}, "", "a/a_test.go:3:2: undefined: x"},
 		{"compiler error on stderr", nil, "# p/a\nFAIL\tp/a [build failed]\na/a.go:1:1: expected 'package'\n", "a/a.go:1:1: expected 'package'"},
-		{"setup failure", []string{"FAIL\tp/a [setup failed]\n"}, "", ""},
+		{"a FAIL summary line is not the reason", []string{"FAIL\tp/a [setup failed]\n"}, "", ""},
 		{"setup failure reason", nil, "# p/a\nsetup failed: no Go files\n", "setup failed: no Go files"},
 		{"test failures are no build error", nil, "exit status 1\n", ""},
 	}

@@ -70,8 +70,8 @@ type Outcome struct {
 	// status 0, an *exec.ExitError when it did not, or why it could not
 	// run or be waited for.
 	Err error
-	// Exit is the exit status when Err is an *exec.ExitError, -1 when a
-	// signal killed the process.
+	// Exit is the exit status when Err is an *exec.ExitError (-1 when a
+	// signal killed the process), and else 0.
 	Exit int
 	// TimedOut is true when the process ran past RunOptions.Kill and was
 	// killed; Err and Exit are then not set.
@@ -153,11 +153,12 @@ func Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 	out := &Outcome{Report: &Report{}}
 	var cmd *exec.Cmd
 	var all bytes.Buffer
-	framed := &framedWriter{report: out.Report}
+	var framed *framedWriter
 	if opts.Test2JSON {
 		cmd = proc.Command(rctx, "go", append([]string{"tool", "test2json", "-t", opts.Binary}, args...)...)
 		cmd.Stdout, cmd.Stderr = &all, &all
 	} else {
+		framed = &framedWriter{report: out.Report}
 		cmd = proc.Command(rctx, opts.Binary, args...)
 		cmd.Stdout, cmd.Stderr = framed, framed
 	}
