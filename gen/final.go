@@ -17,6 +17,7 @@ import (
 
 	"github.com/cling-go/cling/ccfg"
 	"github.com/cling-go/cling/couple"
+	"github.com/cling-go/cling/emit"
 	"github.com/cling-go/cling/harness"
 	"github.com/cling-go/cling/internal/fstree"
 	"github.com/cling-go/cling/internal/gotest"
@@ -264,7 +265,7 @@ const maxFallbackLevels = 2
 // together with the tests that survived; then the one before that. It
 // returns the source, the surviving tests and the names of the dropped
 // ones.
-func finish(ctx context.Context, a *couple.Analysis, x *harness.Executor, c *testcase.Cluster, archive *mosa.Archive, dialect testcase.Dialect, out string, cfg Config) ([]byte, []namedTest, []string, error) {
+func finish(ctx context.Context, a *couple.Analysis, x *harness.Executor, c *testcase.Cluster, archive *mosa.Archive, dialect emit.Dialect, out string, cfg Config) ([]byte, []namedTest, []string, error) {
 	var (
 		src     []byte
 		final   []namedTest
@@ -349,13 +350,13 @@ const maxVerifyRounds = 6
 // file only, with go test -count=N (vet included), dropping the tests that
 // do not compile or fail, until the file passes. It returns the source,
 // the surviving tests and the names of the dropped ones.
-func verify(ctx context.Context, a *couple.Analysis, c *testcase.Cluster, tests []namedTest, dialect testcase.Dialect, out string, cfg Config) ([]byte, []namedTest, []string, error) {
+func verify(ctx context.Context, a *couple.Analysis, c *testcase.Cluster, tests []namedTest, dialect emit.Dialect, out string, cfg Config) ([]byte, []namedTest, []string, error) {
 	declared := declaredInTests(a, a.Caller.Pkg.Name+"_test", out)
 	avoidNames(tests, declared)
 	var dropped []string
 	for round := 0; round < maxVerifyRounds && len(tests) > 0; round++ {
 		sortNamed(tests)
-		src, err := emit(a, c, tests, dialect, declared)
+		src, err := renderFile(a, c, tests, dialect, declared)
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -390,11 +391,11 @@ func namesOf(ts []namedTest) []string {
 	return out
 }
 
-// emit renders the file.
-func emit(a *couple.Analysis, c *testcase.Cluster, tests []namedTest, dialect testcase.Dialect, declared map[string]bool) ([]byte, error) {
-	ets := make([]testcase.EmitTest, len(tests))
+// renderFile renders the file.
+func renderFile(a *couple.Analysis, c *testcase.Cluster, tests []namedTest, dialect emit.Dialect, declared map[string]bool) ([]byte, error) {
+	ets := make([]emit.Test, len(tests))
 	for i, t := range tests {
-		ets[i] = t.EmitTest
+		ets[i] = t.Test
 	}
 	header := fmt.Sprintf("%s\n\nIntegration tests of %s calling into %s. Each test drives %s's API so that a branch of %s runs inside a call made at one of %s's call sites (a coupled branch).",
 		strings.TrimPrefix(Marker, "// "), a.Caller.Pkg.Path, a.Callee.Pkg.Path, a.Caller.Pkg.Name, a.Callee.Pkg.Name, a.Caller.Pkg.Name)
@@ -402,7 +403,7 @@ func emit(a *couple.Analysis, c *testcase.Cluster, tests []namedTest, dialect te
 	if m := a.Caller.Pkg.Module; m != nil && m.GoVersion != "" {
 		goVersion = "go" + m.GoVersion
 	}
-	return testcase.Emit(c, ets, testcase.EmitOptions{
+	return emit.File(c, ets, emit.Options{
 		Package:       a.Caller.Pkg.Name + "_test",
 		Header:        header,
 		Dialect:       dialect,

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cling-go/cling/testcase"
+	"github.com/cling-go/cling/emit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -52,7 +52,7 @@ func TestE(t *testing.T) {}
 	require.NoError(t, err, "%s", out)
 	var tests []namedTest
 	for _, name := range []string{"TestA", "TestB", "TestC", "TestD", "TestE"} {
-		tests = append(tests, namedTest{EmitTest: testcase.EmitTest{Name: name}})
+		tests = append(tests, namedTest{Test: emit.Test{Name: name}})
 	}
 	failed, err := runTests(context.Background(), bin, dir, tests, 2, time.Second)
 	require.NoError(t, err)

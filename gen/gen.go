@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cling-go/cling/couple"
+	"github.com/cling-go/cling/emit"
 	"github.com/cling-go/cling/fitness"
 	"github.com/cling-go/cling/harness"
 	"github.com/cling-go/cling/mosa"
@@ -187,7 +188,7 @@ func Run(ctx context.Context, a *couple.Analysis, cfg Config) (*Report, error) {
 		Covers:          map[string][]int{},
 	}
 	rep.Assertions = "testify"
-	if dialect == testcase.Std {
+	if dialect == emit.Std {
 		rep.Assertions = "testing"
 	}
 	// What the file covers: every goal its tests cover, the ones they
@@ -243,30 +244,30 @@ func outputPath(a *couple.Analysis, cfg Config) (string, error) {
 // dialectOf picks testify when the caller's module already requires it
 // (writing the test file must not change go.mod), the standard testing
 // package otherwise.
-func dialectOf(a *couple.Analysis) testcase.Dialect {
+func dialectOf(a *couple.Analysis) emit.Dialect {
 	m := a.Caller.Pkg.Module
 	if m == nil || m.GoMod == "" {
-		return testcase.Std
+		return emit.Std
 	}
 	data, err := os.ReadFile(m.GoMod)
 	if err != nil {
-		return testcase.Std
+		return emit.Std
 	}
 	f, err := modfile.ParseLax(m.GoMod, data, nil)
 	if err != nil {
-		return testcase.Std
+		return emit.Std
 	}
 	for _, r := range f.Require {
 		if r.Mod.Path == "github.com/stretchr/testify" {
-			return testcase.Testify
+			return emit.Testify
 		}
 	}
-	return testcase.Std
+	return emit.Std
 }
 
 // namedTest is a kept test on its way to the file.
 type namedTest struct {
-	testcase.EmitTest
+	emit.Test
 	goals  []int32
 	covers []int32
 }
@@ -292,7 +293,7 @@ func nameTests(a *couple.Analysis, tests []observedTest, taken map[string]bool) 
 				comment += fmt.Sprintf(" It covers %d more coupled branches.", more)
 			}
 		}
-		out = append(out, namedTest{EmitTest: testcase.EmitTest{Name: name, Test: t.test, Outcome: t.outcome, Comment: comment}, goals: t.goals, covers: t.covers})
+		out = append(out, namedTest{Test: emit.Test{Name: name, Test: t.test, Outcome: t.outcome, Comment: comment}, goals: t.goals, covers: t.covers})
 	}
 	return out
 }

@@ -423,7 +423,7 @@ func (g *Generator) literal(t types.Type) any {
 }
 
 // intLimit is the greatest or the least value of a signed integer kind
-// (emit.go's extremeInt names it in a written test).
+// (package emit names it by its constant in a written test).
 func (g *Generator) intLimit(k types.BasicKind) int64 {
 	if g.Rnd.Intn(2) == 0 {
 		return clampInt(math.MinInt64, k)

@@ -3,8 +3,9 @@
 // package R. It holds the test cluster (what can be called or built, and
 // how to obtain a value of each needed type), random generation,
 // mutation and the primitives that crossover and repair build on (a value
-// before a position, a value built at a position), and the emission of
-// tests as Go source.
+// before a position, a value built at a position), and the outcome of
+// executing a test (the values observed and how it ended), which package
+// emit writes as Go source.
 package testcase
 
 import (

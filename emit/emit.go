@@ -1,4 +1,11 @@
-package testcase
+// Package emit writes the tests cling keeps as Go source: one gofmt'd
+// test file of package R_test in which each test case of package testcase
+// becomes a test function that replays its statements and asserts the
+// values its execution showed (a testcase.Outcome), in the style of
+// testify or of the standard library's testing package. Emission chooses
+// variable names that shadow no package, writes single-use pure values
+// inline, and manages the file's imports.
+package emit
 
 import (
 	"bytes"
@@ -13,6 +20,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/cling-go/cling/testcase"
 )
 
 // Dialect is the assertion style of emitted tests.
@@ -26,21 +35,22 @@ const (
 	Std
 )
 
-// EmitTest is one test to emit: its name, statements, what its execution
+// Test is one test to emit: its name, statements, what its execution
 // showed, and a comment saying what it covers.
-type EmitTest struct {
+type Test struct {
 	Name    string
-	Test    *Test
-	Outcome *Outcome
+	Test    *testcase.Test
+	Outcome *testcase.Outcome
 	Comment string
 }
 
-// EmitOptions configure emission.
-type EmitOptions struct {
+// Options configure emission.
+type Options struct {
 	// Package is the test package's name (R_test).
 	Package string
 	// Header is a comment placed above the package clause.
-	Header  string
+	Header string
+	// Dialect is the assertion style.
 	Dialect Dialect
 	// MaxEndAsserts bounds the assertions on final state per test.
 	MaxEndAsserts int
@@ -52,8 +62,8 @@ type EmitOptions struct {
 	Declared map[string]bool
 }
 
-// Emit renders tests as a gofmt'd Go test file.
-func Emit(c *Cluster, tests []EmitTest, opts EmitOptions) ([]byte, error) {
+// File renders tests as a gofmt'd Go test file.
+func File(c *testcase.Cluster, tests []Test, opts Options) ([]byte, error) {
 	im := newImports(c.Caller.Types, opts.Declared)
 	im.noAny = opts.GoVersion != "" && version.Compare(opts.GoVersion, "go1.18") < 0
 	helper := "mustPanic"
@@ -210,18 +220,18 @@ func (im *imports) write(b *bytes.Buffer) {
 type testEmitter struct {
 	// panicHelper is the name of the file's mustPanic helper.
 	panicHelper string
-	c           *Cluster
+	c           *testcase.Cluster
 	im          *imports
-	t           *Test
-	out         *Outcome
+	t           *testcase.Test
+	out         *testcase.Outcome
 	dialect     Dialect
 	maxEnd      int
 
-	names  map[Ref]string
+	names  map[testcase.Ref]string
 	inline map[int]bool
-	needed map[Ref]bool
+	needed map[testcase.Ref]bool
 	// argRefs are the values later statements use (not only assertions).
-	argRefs  map[Ref]bool
+	argRefs  map[testcase.Ref]bool
 	declared map[string]bool
 	used     map[string]bool
 	// pkgNames are the names of every package the test's types and calls
@@ -242,7 +252,7 @@ var anyWord = regexp.MustCompile(`\bany\b`)
 
 // emit renders the test body; it reports whether the panic helper is used.
 func (e *testEmitter) emit() (string, bool) {
-	e.names = map[Ref]string{}
+	e.names = map[testcase.Ref]string{}
 	e.used = map[string]bool{}
 	for n := range reservedNames {
 		e.used[n] = true
@@ -276,14 +286,14 @@ func (e *testEmitter) emit() (string, bool) {
 	}
 	e.decideInlining(last)
 	after, end := e.selectAssertions(last, panicAt)
-	e.needed = map[Ref]bool{}
+	e.needed = map[testcase.Ref]bool{}
 	e.declared = map[string]bool{}
 	for i := 0; i < last; i++ {
 		if !e.inline[i] {
 			e.markArgs(e.t.Stmts[i])
 		}
 	}
-	e.argRefs = map[Ref]bool{}
+	e.argRefs = map[testcase.Ref]bool{}
 	for r := range e.needed {
 		e.argRefs[r] = true
 	}
@@ -316,7 +326,7 @@ func (e *testEmitter) emit() (string, bool) {
 }
 
 // markArgs marks the values a statement uses, through inlined ones.
-func (e *testEmitter) markArgs(s Stmt) {
+func (e *testEmitter) markArgs(s testcase.Stmt) {
 	for _, a := range s.Args {
 		if a.IsOmitted() {
 			continue
@@ -345,7 +355,7 @@ func (e *testEmitter) decideInlining(last int) {
 		s := e.t.Stmts[i]
 		// Objects built with &T{...} stay variables: calls may change them,
 		// and the test asserts on their state at the end.
-		if s.Op.Pure() && uses[i] == 1 && s.Op.Kind != OpZero && !(s.Op.Kind == OpComposite && s.Op.Ptr) {
+		if s.Op.Pure() && uses[i] == 1 && s.Op.Kind != testcase.OpZero && !(s.Op.Kind == testcase.OpComposite && s.Op.Ptr) {
 			e.inline[i] = true
 		}
 	}
@@ -354,8 +364,8 @@ func (e *testEmitter) decideInlining(last int) {
 // selectAssertions chooses the observations that become assertions: the
 // results of calls right after them, and up to maxEnd fields of the values
 // built by the test, at its end.
-func (e *testEmitter) selectAssertions(last, panicAt int) (after map[int][]Observation, end []Observation) {
-	after = map[int][]Observation{}
+func (e *testEmitter) selectAssertions(last, panicAt int) (after map[int][]testcase.Observation, end []testcase.Observation) {
+	after = map[int][]testcase.Observation{}
 	if e.out == nil {
 		return after, nil
 	}
@@ -365,16 +375,16 @@ func (e *testEmitter) selectAssertions(last, panicAt int) (after map[int][]Obser
 			continue
 		}
 		s := e.t.Stmts[i]
-		if o.Kind == ObsNotNil {
+		if o.Kind == testcase.ObsNotNil {
 			continue // says little; nil, when observed, says more
 		}
 		if !o.End {
-			if s.Op.Kind == OpCall && !s.Op.IsStdProvider() && e.renderable(o) && !e.failedCall(i, o) {
+			if s.Op.Kind == testcase.OpCall && !s.Op.IsStdProvider() && e.renderable(o) && !e.failedCall(i, o) {
 				after[i] = append(after[i], o)
 			}
 			continue
 		}
-		if (s.Op.Kind == OpCall || s.Op.Kind == OpComposite) && len(end) < e.maxEnd && strings.HasPrefix(o.Path, ".") && e.renderable(o) {
+		if (s.Op.Kind == testcase.OpCall || s.Op.Kind == testcase.OpComposite) && len(end) < e.maxEnd && strings.HasPrefix(o.Path, ".") && e.renderable(o) {
 			end = append(end, o)
 		}
 	}
@@ -382,8 +392,8 @@ func (e *testEmitter) selectAssertions(last, panicAt int) (after map[int][]Obser
 	// did (or did not) fail as observed.
 	for i := range after {
 		sort.SliceStable(after[i], func(a, b int) bool {
-			ea := after[i][a].Kind == ObsNoError || after[i][a].Kind == ObsError
-			eb := after[i][b].Kind == ObsNoError || after[i][b].Kind == ObsError
+			ea := after[i][a].Kind == testcase.ObsNoError || after[i][a].Kind == testcase.ObsError
+			eb := after[i][b].Kind == testcase.ObsNoError || after[i][b].Kind == testcase.ObsError
 			return ea && !eb
 		})
 	}
@@ -392,12 +402,12 @@ func (e *testEmitter) selectAssertions(last, panicAt int) (after map[int][]Obser
 
 // failedCall reports whether o observes a non-error result of a call that
 // returned a non-nil error (whose other results are usually zero values).
-func (e *testEmitter) failedCall(i int, o Observation) bool {
-	if o.Kind == ObsNoError || o.Kind == ObsError {
+func (e *testEmitter) failedCall(i int, o testcase.Observation) bool {
+	if o.Kind == testcase.ObsNoError || o.Kind == testcase.ObsError {
 		return false
 	}
 	for _, other := range e.out.Observations {
-		if !other.End && other.Ref.Stmt == i && other.Kind == ObsError {
+		if !other.End && other.Ref.Stmt == i && other.Kind == testcase.ObsError {
 			return true
 		}
 	}
@@ -406,16 +416,16 @@ func (e *testEmitter) failedCall(i int, o Observation) bool {
 
 // renderable reports whether an observation can be written as an
 // assertion.
-func (e *testEmitter) renderable(o Observation) bool {
+func (e *testEmitter) renderable(o testcase.Observation) bool {
 	_, t := e.target(o)
 	if t == nil {
 		return false
 	}
 	switch o.Kind {
-	case ObsBool, ObsInt, ObsUint, ObsFloat, ObsString:
+	case testcase.ObsBool, testcase.ObsInt, testcase.ObsUint, testcase.ObsFloat, testcase.ObsString:
 		b, ok := t.Underlying().(*types.Basic)
-		return ok && b.Info()&types.IsComplex == 0 && !(o.Kind == ObsFloat && strings.Contains(o.Text, "NaN"))
-	case ObsLen:
+		return ok && b.Info()&types.IsComplex == 0 && !(o.Kind == testcase.ObsFloat && strings.Contains(o.Text, "NaN"))
+	case testcase.ObsLen:
 		// The value's static type must have a length (an interface holding
 		// a slice does not).
 		switch u := t.Underlying().(type) {
@@ -425,7 +435,7 @@ func (e *testEmitter) renderable(o Observation) bool {
 			return u.Info()&types.IsString != 0
 		}
 		return false
-	case ObsNil:
+	case testcase.ObsNil:
 		switch t.Underlying().(type) {
 		case *types.Pointer, *types.Interface, *types.Slice, *types.Map, *types.Chan, *types.Signature:
 			return true
@@ -436,7 +446,7 @@ func (e *testEmitter) renderable(o Observation) bool {
 }
 
 // name returns (assigning on first use) the variable of a result.
-func (e *testEmitter) name(r Ref) string {
+func (e *testEmitter) name(r testcase.Ref) string {
 	if n, ok := e.names[r]; ok {
 		return n
 	}
@@ -464,7 +474,7 @@ func (e *testEmitter) name(r Ref) string {
 
 // expr renders the value of a reference as an expression of the expected
 // type.
-func (e *testEmitter) expr(r Ref, expected types.Type) string {
+func (e *testEmitter) expr(r testcase.Ref, expected types.Type) string {
 	if e.inline[r.Stmt] {
 		return e.pureExpr(e.t.Stmts[r.Stmt], expected)
 	}
@@ -472,14 +482,14 @@ func (e *testEmitter) expr(r Ref, expected types.Type) string {
 }
 
 // emitStmt writes a statement that is not inlined.
-func (e *testEmitter) emitStmt(i int, s Stmt) {
+func (e *testEmitter) emitStmt(i int, s testcase.Stmt) {
 	switch s.Op.Kind {
-	case OpCall:
+	case testcase.OpCall:
 		call := e.callExpr(s)
 		var lhs []string
 		named := false
 		for r := range s.Op.Results {
-			ref := Ref{Stmt: i, Result: r}
+			ref := testcase.Ref{Stmt: i, Result: r}
 			if e.needed[ref] {
 				lhs = append(lhs, e.name(ref))
 				named = true
@@ -492,17 +502,17 @@ func (e *testEmitter) emitStmt(i int, s Stmt) {
 			return
 		}
 		fmt.Fprintf(&e.b, "\t%s %s %s\n", strings.Join(lhs, ", "), e.assignOp(lhs), call)
-	case OpFieldSet:
+	case testcase.OpFieldSet:
 		fmt.Fprintf(&e.b, "\t%s.%s = %s\n", e.expr(s.Args[0], s.Op.Params[0]), s.Op.Fields[0].Name(), e.expr(s.Args[1], s.Op.Params[1]))
-	case OpZero, OpNil:
-		ref := Ref{Stmt: i}
+	case testcase.OpZero, testcase.OpNil:
+		ref := testcase.Ref{Stmt: i}
 		if e.needed[ref] {
 			n := e.name(ref)
 			e.declared[n] = true
 			fmt.Fprintf(&e.b, "\tvar %s %s\n", n, e.typ(s.Op.Type))
 		}
 	default:
-		ref := Ref{Stmt: i}
+		ref := testcase.Ref{Stmt: i}
 		if e.needed[ref] {
 			n := e.name(ref)
 			e.declared[n] = true
@@ -528,7 +538,7 @@ func (e *testEmitter) assignOp(lhs []string) string {
 }
 
 // callExpr renders a call.
-func (e *testEmitter) callExpr(s Stmt) string {
+func (e *testEmitter) callExpr(s testcase.Stmt) string {
 	op := s.Op
 	var b strings.Builder
 	params := op.Params
@@ -553,7 +563,7 @@ func (e *testEmitter) callExpr(s Stmt) string {
 			if a.IsOmitted() {
 				continue
 			}
-			if e.inline[a.Stmt] && e.t.Stmts[a.Stmt].Op.Kind == OpSlice {
+			if e.inline[a.Stmt] && e.t.Stmts[a.Stmt].Op.Kind == testcase.OpSlice {
 				// An inlined slice: pass its elements.
 				_, elem := e.t.Stmts[a.Stmt].Op.ElemTypes()
 				for _, x := range e.t.Stmts[a.Stmt].Args {
@@ -573,7 +583,7 @@ func (e *testEmitter) callExpr(s Stmt) string {
 
 // recvExpr renders a method receiver; inlined composite literals need
 // parentheses.
-func (e *testEmitter) recvExpr(r Ref, t types.Type) string {
+func (e *testEmitter) recvExpr(r testcase.Ref, t types.Type) string {
 	x := e.expr(r, t)
 	if e.inline[r.Stmt] {
 		return "(" + x + ")"
@@ -582,19 +592,19 @@ func (e *testEmitter) recvExpr(r Ref, t types.Type) string {
 }
 
 // pureExpr renders a pure statement as an expression.
-func (e *testEmitter) pureExpr(s Stmt, expected types.Type) string {
+func (e *testEmitter) pureExpr(s testcase.Stmt, expected types.Type) string {
 	op := s.Op
 	switch op.Kind {
-	case OpPrim:
+	case testcase.OpPrim:
 		return e.literal(op.Type, s.Value, expected)
-	case OpNil:
+	case testcase.OpNil:
 		// nil where the expected type is nil-able; a typed nil where it
 		// would otherwise become a nil interface.
 		if expected != nil && (types.IsInterface(op.Type) || !types.IsInterface(expected)) {
 			return "nil"
 		}
 		return "(" + e.typ(op.Type) + ")(nil)"
-	case OpComposite:
+	case testcase.OpComposite:
 		st := op.Type
 		prefix := ""
 		if op.Ptr {
@@ -610,23 +620,23 @@ func (e *testEmitter) pureExpr(s Stmt, expected types.Type) string {
 			fields = append(fields, f.Name()+": "+e.expr(a, f.Type()))
 		}
 		return prefix + e.typ(st) + "{" + strings.Join(fields, ", ") + "}"
-	case OpSlice:
+	case testcase.OpSlice:
 		_, elem := op.ElemTypes()
 		var xs []string
 		for _, a := range s.Args {
 			xs = append(xs, e.expr(a, elem))
 		}
 		return e.typ(op.Type) + "{" + strings.Join(xs, ", ") + "}"
-	case OpMap:
+	case testcase.OpMap:
 		key, elem := op.ElemTypes()
 		var xs []string
 		for j := 0; j+1 < len(s.Args); j += 2 {
 			xs = append(xs, e.expr(s.Args[j], key)+": "+e.expr(s.Args[j+1], elem))
 		}
 		return e.typ(op.Type) + "{" + strings.Join(xs, ", ") + "}"
-	case OpZero:
+	case testcase.OpZero:
 		return e.typ(op.Type) + "{}"
-	case OpChan:
+	case testcase.OpChan:
 		ch := op.Type.Underlying().(*types.Chan)
 		if ch.Dir() == types.SendOnly {
 			return fmt.Sprintf("make(chan %s, %d)", e.typ(ch.Elem()), sendBuffer)
@@ -765,39 +775,39 @@ func stringLiteral(s string) string {
 }
 
 // assert writes one assertion.
-func (e *testEmitter) assert(o Observation) {
+func (e *testEmitter) assert(o testcase.Observation) {
 	target, ttype := e.target(o)
 	if ttype == nil {
 		return
 	}
 	std := e.dialect == Std
 	switch o.Kind {
-	case ObsNoError:
+	case testcase.ObsNoError:
 		if std {
 			fmt.Fprintf(&e.b, "\tif %s != nil {\n\t\tt.Fatalf(\"unexpected error: %%v\", %s)\n\t}\n", target, target)
 		} else {
 			fmt.Fprintf(&e.b, "\trequire.NoError(t, %s)\n", target)
 		}
-	case ObsError:
+	case testcase.ObsError:
 		if std {
 			fmt.Fprintf(&e.b, "\tif %s == nil || %s.Error() != %s {\n\t\tt.Errorf(\"%s = %%v, want error %%q\", %s, %s)\n\t}\n",
 				target, target, stringLiteral(o.Text), escapeFormat(target), target, stringLiteral(o.Text))
 		} else {
 			fmt.Fprintf(&e.b, "\tassert.EqualError(t, %s, %s)\n", target, stringLiteral(o.Text))
 		}
-	case ObsNil:
+	case testcase.ObsNil:
 		if std {
 			fmt.Fprintf(&e.b, "\tif %s != nil {\n\t\tt.Errorf(\"%s = %%v, want nil\", %s)\n\t}\n", target, escapeFormat(target), target)
 		} else {
 			fmt.Fprintf(&e.b, "\tassert.Nil(t, %s)\n", target)
 		}
-	case ObsNotNil:
+	case testcase.ObsNotNil:
 		if std {
 			fmt.Fprintf(&e.b, "\tif %s == nil {\n\t\tt.Errorf(\"%s is nil\")\n\t}\n", target, escapeFormat(target))
 		} else {
 			fmt.Fprintf(&e.b, "\tassert.NotNil(t, %s)\n", target)
 		}
-	case ObsLen:
+	case testcase.ObsLen:
 		if std {
 			fmt.Fprintf(&e.b, "\tif got := len(%s); got != %s {\n\t\tt.Errorf(\"len(%s) = %%d, want %s\", got)\n\t}\n", target, o.Text, escapeFormat(target), o.Text)
 		} else {
@@ -808,7 +818,7 @@ func (e *testEmitter) assert(o Observation) {
 		if want == "" {
 			return
 		}
-		if std && o.Kind == ObsBool {
+		if std && o.Kind == testcase.ObsBool {
 			neg := "!"
 			if o.Text != "true" {
 				neg = ""
@@ -816,7 +826,7 @@ func (e *testEmitter) assert(o Observation) {
 			fmt.Fprintf(&e.b, "\tif %s%s {\n\t\tt.Errorf(\"%s = %%v, want %s\", %s)\n\t}\n", neg, target, escapeFormat(target), o.Text, target)
 		} else if std {
 			fmt.Fprintf(&e.b, "\tif %s != %s {\n\t\tt.Errorf(\"%s = %%v, want %%v\", %s, %s)\n\t}\n", target, want, escapeFormat(target), target, want)
-		} else if o.Kind == ObsBool {
+		} else if o.Kind == testcase.ObsBool {
 			fn := "False"
 			if o.Text == "true" {
 				fn = "True"
@@ -831,30 +841,30 @@ func (e *testEmitter) assert(o Observation) {
 func escapeFormat(s string) string { return strings.ReplaceAll(s, "%", "%%") }
 
 // observedLiteral renders an observed basic value as a literal of type t.
-func (e *testEmitter) observedLiteral(o Observation, t types.Type) string {
+func (e *testEmitter) observedLiteral(o testcase.Observation, t types.Type) string {
 	var v any
 	switch o.Kind {
-	case ObsBool:
+	case testcase.ObsBool:
 		v = o.Text == "true"
-	case ObsInt:
+	case testcase.ObsInt:
 		x, err := strconv.ParseInt(o.Text, 10, 64)
 		if err != nil {
 			return ""
 		}
 		v = x
-	case ObsUint:
+	case testcase.ObsUint:
 		x, err := strconv.ParseUint(o.Text, 10, 64)
 		if err != nil {
 			return ""
 		}
 		v = x
-	case ObsFloat:
+	case testcase.ObsFloat:
 		x, err := strconv.ParseFloat(o.Text, 64)
 		if err != nil || math.IsNaN(x) {
 			return ""
 		}
 		v = x
-	case ObsString:
+	case testcase.ObsString:
 		v = o.Text
 	default:
 		return ""
@@ -867,7 +877,7 @@ func (e *testEmitter) observedLiteral(o Observation, t types.Type) string {
 
 // target renders the observed part of a value and its type; the type is
 // nil if the path does not fit the static type.
-func (e *testEmitter) target(o Observation) (string, types.Type) {
+func (e *testEmitter) target(o testcase.Observation) (string, types.Type) {
 	expr := "{}"
 	if e.names != nil {
 		if n, ok := e.names[o.Ref]; ok {
@@ -925,14 +935,14 @@ func (e *testEmitter) emitPanic(i int) bool {
 	s := e.t.Stmts[i]
 	var stmt string
 	switch s.Op.Kind {
-	case OpCall:
+	case testcase.OpCall:
 		stmt = e.callExpr(s)
-	case OpFieldSet:
+	case testcase.OpFieldSet:
 		stmt = fmt.Sprintf("%s.%s = %s", e.expr(s.Args[0], s.Op.Params[0]), s.Op.Fields[0].Name(), e.expr(s.Args[1], s.Op.Params[1]))
 	default:
 		stmt = "_ = " + e.pureExpr(s, nil)
 	}
-	if s.Op.Kind == OpCall && len(s.Op.Results) > 0 {
+	if s.Op.Kind == testcase.OpCall && len(s.Op.Results) > 0 {
 		blanks := strings.TrimSuffix(strings.Repeat("_, ", len(s.Op.Results)), ", ")
 		stmt = blanks + " = " + stmt
 	}
@@ -1057,6 +1067,10 @@ func lowerFirst(s string) string {
 		out += "v"
 	}
 	return out
+}
+
+func isError(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
 }
 
 // reservedNames are identifiers emitted variables must not shadow.

@@ -1,4 +1,4 @@
-package testcase
+package emit
 
 import (
 	"math"
