@@ -9,6 +9,7 @@ import (
 
 	"github.com/cling-go/cling/ccfg"
 	"github.com/cling-go/cling/mutate"
+	"github.com/cling-go/cling/mutate/report"
 	"github.com/urfave/cli/v2"
 )
 
@@ -123,16 +124,16 @@ func runMutate(c *cli.Context) error {
 		return err
 	}
 	if dir := c.String("html"); dir != "" {
-		if err := mutate.WriteHTML(dir, res); err != nil {
+		if err := report.WriteHTML(dir, res); err != nil {
 			return fmt.Errorf("writing the HTML report: %w", err)
 		}
 	}
 	if c.Bool("json") {
-		if err := writeJSON(c.App.Writer, mutate.NewReport(res, c.Bool("timing") || cfg.Naive)); err != nil {
+		if err := writeJSON(c.App.Writer, report.NewJSON(res, c.Bool("timing") || cfg.Naive)); err != nil {
 			return err
 		}
 	} else {
-		mutate.WriteText(c.App.Writer, res)
+		report.WriteText(c.App.Writer, res)
 	}
 	if n := res.Naive; n != nil && len(n.Mismatches) > 0 {
 		return &exitError{code: exitFailure, msg: fmt.Sprintf("%d mutants have another status when built one by one", len(n.Mismatches))}

@@ -1,114 +1,22 @@
-package mutate
+// Package report renders the result of a mutation run (a mutate.Result)
+// for people and for programs: a text summary with the surviving mutants
+// and their source lines, a JSON document, and a self-contained HTML page
+// of R's and E's source with every mutant marked by its status. Rendering
+// only reads the result: the same result gives the same bytes.
+package report
 
 import (
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/cling-go/cling/mutate"
 )
-
-// Report is the JSON form of a mutation run.
-type Report struct {
-	Caller    string         `json:"caller"`
-	Callee    string         `json:"callee"`
-	Operators []Operator     `json:"operators"`
-	Tests     int            `json:"tests"`
-	Mutants   []MutantReport `json:"mutants"`
-	Counts    map[Status]int `json:"counts"`
-	Score     float64        `json:"score"`
-	Compare   *CompareReport `json:"compare,omitempty"`
-	Timing    *TimingReport  `json:"timing,omitempty"`
-	Naive     *NaiveReport   `json:"naive,omitempty"`
-}
-
-// MutantReport is one mutant in the JSON report.
-type MutantReport struct {
-	ID          int      `json:"id"`
-	Operator    Operator `json:"operator"`
-	Pos         string   `json:"pos"`
-	Description string   `json:"description"`
-	Status      Status   `json:"status"`
-	KilledBy    []string `json:"killedBy"`
-	// Tests is the number of tests that reach the mutant.
-	Tests  int    `json:"tests"`
-	Reason string `json:"reason,omitempty"`
-}
-
-// CompareReport is the --compare part of the JSON report.
-type CompareReport struct {
-	File           string   `json:"file"`
-	Tests          []string `json:"tests"`
-	OnlyGenerated  []int    `json:"onlyGenerated"`
-	OnlyExisting   []int    `json:"onlyExisting"`
-	Both           []int    `json:"both"`
-	ScoreExisting  float64  `json:"scoreExisting"`
-	ScoreGenerated float64  `json:"scoreGenerated"`
-	ScoreCombined  float64  `json:"scoreCombined"`
-}
-
-// TimingReport gives the phases of a run in seconds.
-type TimingReport struct {
-	Generate float64 `json:"generate"`
-	Build    float64 `json:"build"`
-	Baseline float64 `json:"baseline"`
-	Evaluate float64 `json:"evaluate"`
-	Total    float64 `json:"total"`
-}
-
-// NaiveReport is the naive re-evaluation in the JSON report.
-type NaiveReport struct {
-	Mutants    int        `json:"mutants"`
-	Seconds    float64    `json:"seconds"`
-	Mismatches []Mismatch `json:"mismatches"`
-}
-
-// NewReport builds the JSON report of a run. Timings are left out unless
-// withTiming, so that the same input gives the same report.
-func NewReport(res *Result, withTiming bool) *Report {
-	rep := &Report{
-		Caller: res.Caller, Callee: res.Callee, Operators: res.Operators,
-		Tests: len(res.Tests), Mutants: []MutantReport{}, Counts: map[Status]int{}, Score: res.Score(),
-	}
-	for _, s := range Statuses {
-		rep.Counts[s] = 0
-	}
-	for _, m := range res.Mutants {
-		rep.Counts[m.Status]++
-		kb := m.KilledBy
-		if kb == nil {
-			kb = []string{}
-		}
-		rep.Mutants = append(rep.Mutants, MutantReport{
-			ID: m.ID, Operator: m.Operator, Pos: m.Pos(), Description: m.Description,
-			Status: m.Status, KilledBy: kb, Tests: len(m.Tests), Reason: m.Reason,
-		})
-	}
-	if c := res.Compare; c != nil {
-		tests := c.Tests
-		if tests == nil {
-			tests = []string{}
-		}
-		rep.Compare = &CompareReport{File: c.File, Tests: tests, OnlyGenerated: c.OnlyGenerated, OnlyExisting: c.OnlyExisting,
-			Both: c.Both, ScoreExisting: c.ScoreExisting, ScoreGenerated: c.ScoreGenerated, ScoreCombined: c.ScoreCombined}
-	}
-	if withTiming {
-		t := res.Timing
-		rep.Timing = &TimingReport{Generate: t.Generate.Seconds(), Build: t.Build.Seconds(), Baseline: t.Baseline.Seconds(),
-			Evaluate: t.Evaluate.Seconds(), Total: t.Total.Seconds()}
-	}
-	if n := res.Naive; n != nil {
-		mm := n.Mismatches
-		if mm == nil {
-			mm = []Mismatch{}
-		}
-		rep.Naive = &NaiveReport{Mutants: n.Mutants, Seconds: n.Time.Seconds(), Mismatches: mm}
-	}
-	return rep
-}
 
 // WriteText writes the text report: a table of operators by status, the
 // score, the surviving mutants with their source line, and the comparison.
-func WriteText(w io.Writer, res *Result) {
+func WriteText(w io.Writer, res *mutate.Result) {
 	fmt.Fprintf(w, "caller %s\ncallee %s\n", res.Caller, res.Callee)
 	pkgs := map[string]bool{}
 	for _, t := range res.Tests {
@@ -125,21 +33,21 @@ func WriteText(w io.Writer, res *Result) {
 	pad := func(s string) string { return s + strings.Repeat(" ", width-len(s)) }
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, pad("OPERATOR")+"\t")
-	for _, s := range Statuses {
+	for _, s := range mutate.Statuses {
 		fmt.Fprintf(tw, "%s\t", strings.ToUpper(string(s)))
 	}
 	fmt.Fprintln(tw, "TOTAL\tSCORE\t")
-	byOp := map[Operator][]*Mutant{}
+	byOp := map[mutate.Operator][]*mutate.Mutant{}
 	for _, m := range res.Mutants {
 		byOp[m.Operator] = append(byOp[m.Operator], m)
 	}
-	row := func(name string, ms []*Mutant) {
-		c := map[Status]int{}
+	row := func(name string, ms []*mutate.Mutant) {
+		c := map[mutate.Status]int{}
 		for _, m := range ms {
 			c[m.Status]++
 		}
 		fmt.Fprintf(tw, "%s\t", pad(name))
-		for _, s := range Statuses {
+		for _, s := range mutate.Statuses {
 			fmt.Fprintf(tw, "%d\t", c[s])
 		}
 		fmt.Fprintf(tw, "%d\t%s\t\n", len(ms), scoreText(ms))
@@ -152,7 +60,7 @@ func WriteText(w io.Writer, res *Result) {
 
 	det, viable := 0, 0
 	for _, m := range res.Mutants {
-		if m.Status != NotViable {
+		if m.Status != mutate.NotViable {
 			viable++
 			if m.Detected() {
 				det++
@@ -165,9 +73,9 @@ func WriteText(w io.Writer, res *Result) {
 	for _, s := range res.Sources {
 		src[s.Rel] = strings.Split(s.Text, "\n")
 	}
-	var survivors []*Mutant
+	var survivors []*mutate.Mutant
 	for _, m := range res.Mutants {
-		if m.Status == Survived {
+		if m.Status == mutate.Survived {
 			survivors = append(survivors, m)
 		}
 	}
@@ -235,14 +143,14 @@ func idList(ids []int) string {
 	return " (" + strings.Join(parts, " ") + ")"
 }
 
-func scoreText(ms []*Mutant) string {
+func scoreText(ms []*mutate.Mutant) string {
 	viable := 0
 	for _, m := range ms {
-		if m.Status != NotViable {
+		if m.Status != mutate.NotViable {
 			viable++
 		}
 	}
-	return pct(Score(ms), viable)
+	return pct(mutate.Score(ms), viable)
 }
 
 func pct(x float64, n int) string {

@@ -1,4 +1,4 @@
-package mutate
+package report
 
 import (
 	"bytes"
@@ -8,12 +8,14 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/cling-go/cling/mutate"
 )
 
 // WriteHTML writes a static HTML report of a run to dir/index.html: the
 // source of R and E with each mutant marked by its status, filterable by
 // status and operator, in one self-contained file.
-func WriteHTML(dir string, res *Result) error {
+func WriteHTML(dir string, res *mutate.Result) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -32,19 +34,19 @@ type htmlData struct {
 	Tests          int
 	Statuses       []htmlCount
 	Operators      []htmlOpRow
-	StatusNames    []Status
+	StatusNames    []mutate.Status
 	Files          []htmlFile
-	Compare        *Comparison
+	Compare        *mutate.Comparison
 	CompareScores  []string
 }
 
 type htmlCount struct {
-	Status Status
+	Status mutate.Status
 	N      int
 }
 
 type htmlOpRow struct {
-	Operator Operator
+	Operator mutate.Operator
 	Counts   []int
 	Total    int
 	Score    string
@@ -65,8 +67,8 @@ type htmlLine struct {
 
 type htmlMutant struct {
 	ID          int
-	Operator    Operator
-	Status      Status
+	Operator    mutate.Operator
+	Status      mutate.Status
 	Col         int
 	Description string
 	KilledBy    string
@@ -74,14 +76,14 @@ type htmlMutant struct {
 	Reason      string
 }
 
-func newHTMLData(res *Result) *htmlData {
-	d := &htmlData{Caller: res.Caller, Callee: res.Callee, Tests: len(res.Tests), StatusNames: Statuses, Compare: res.Compare}
+func newHTMLData(res *mutate.Result) *htmlData {
+	d := &htmlData{Caller: res.Caller, Callee: res.Callee, Tests: len(res.Tests), StatusNames: mutate.Statuses, Compare: res.Compare}
 	counts := res.Counts()
-	for _, s := range Statuses {
+	for _, s := range mutate.Statuses {
 		d.Statuses = append(d.Statuses, htmlCount{s, counts[s]})
 	}
 	for _, m := range res.Mutants {
-		if m.Status != NotViable {
+		if m.Status != mutate.NotViable {
 			d.Viable++
 			if m.Detected() {
 				d.Detected++
@@ -89,19 +91,19 @@ func newHTMLData(res *Result) *htmlData {
 		}
 	}
 	d.Score = pct(res.Score(), d.Viable)
-	byOp := map[Operator][]*Mutant{}
-	byFile := map[string][]*Mutant{}
+	byOp := map[mutate.Operator][]*mutate.Mutant{}
+	byFile := map[string][]*mutate.Mutant{}
 	for _, m := range res.Mutants {
 		byOp[m.Operator] = append(byOp[m.Operator], m)
 		byFile[m.Rel] = append(byFile[m.Rel], m)
 	}
 	for _, o := range res.Operators {
 		row := htmlOpRow{Operator: o, Total: len(byOp[o]), Score: scoreText(byOp[o])}
-		c := map[Status]int{}
+		c := map[mutate.Status]int{}
 		for _, m := range byOp[o] {
 			c[m.Status]++
 		}
-		for _, s := range Statuses {
+		for _, s := range mutate.Statuses {
 			row.Counts = append(row.Counts, c[s])
 		}
 		d.Operators = append(d.Operators, row)
@@ -109,13 +111,13 @@ func newHTMLData(res *Result) *htmlData {
 	for i, src := range res.Sources {
 		f := htmlFile{Rel: src.Rel, Package: src.Package, ID: fmt.Sprintf("f%d", i)}
 		ms := byFile[src.Rel]
-		c := map[Status]int{}
-		byLine := map[int][]*Mutant{}
+		c := map[mutate.Status]int{}
+		byLine := map[int][]*mutate.Mutant{}
 		for _, m := range ms {
 			c[m.Status]++
 			byLine[m.Line] = append(byLine[m.Line], m)
 		}
-		for _, s := range Statuses {
+		for _, s := range mutate.Statuses {
 			if c[s] > 0 {
 				f.Counts = append(f.Counts, htmlCount{s, c[s]})
 			}
