@@ -12,6 +12,11 @@
 //     (NegateConditionals, ConditionalsBoundary, Math, RemoveConditionals,
 //     Increments, InlineConstant, named as in PIT), on all of R and E.
 //
+// Operators are registered, each by a file of its own (op_*.go; the two
+// that share the comparison guard share one): name, one-line doc, group,
+// order, and the function that finds its mutants. --operators and its
+// help come from that registry.
+//
 // All mutants of a run are compiled once, as mutant schemata: every mutated
 // expression calls the probe runtime's guard with its mutant ID, and the
 // environment variable CLING_MUTANT selects the active mutant when a test
@@ -23,108 +28,7 @@
 // go command through -overlay: the user's tree is never written.
 package mutate
 
-import (
-	"fmt"
-	"sort"
-	"strings"
-)
-
-// Operator names a mutation operator.
-type Operator string
-
-// The operators. The interface operators are Delamaro's; the others carry
-// the names of PIT's mutators so that scores compare with other tools.
-const (
-	RetStaRep            Operator = "RetStaRep"
-	FunCalDel            Operator = "FunCalDel"
-	ConditionalsBoundary Operator = "ConditionalsBoundary"
-	NegateConditionals   Operator = "NegateConditionals"
-	RemoveConditionals   Operator = "RemoveConditionals"
-	Math                 Operator = "Math"
-	Increments           Operator = "Increments"
-	InlineConstant       Operator = "InlineConstant"
-)
-
-// InterfaceOperators are the operators of interface mutation, the default.
-var InterfaceOperators = []Operator{RetStaRep, FunCalDel}
-
-// ConventionalOperators are the operators of conventional mutation tools.
-var ConventionalOperators = []Operator{ConditionalsBoundary, NegateConditionals, RemoveConditionals, Math, Increments, InlineConstant}
-
-// allOperators lists every operator in ID order.
-func allOperators() []Operator {
-	return append(append([]Operator(nil), InterfaceOperators...), ConventionalOperators...)
-}
-
-// rank orders operators for IDs and reports.
-func (o Operator) rank() int {
-	for i, x := range allOperators() {
-		if x == o {
-			return i
-		}
-	}
-	return len(allOperators())
-}
-
-// ParseOperators turns operator specifications into a sorted list of
-// operators. Each specification is a comma-separated list of operator
-// names (case-insensitive) and the groups "interface" (RetStaRep,
-// FunCalDel), "conventional" and "all". No specification means interface.
-func ParseOperators(specs []string) ([]Operator, error) {
-	set := map[Operator]bool{}
-	any := false
-	for _, spec := range specs {
-		for _, name := range strings.Split(spec, ",") {
-			name = strings.TrimSpace(name)
-			if name == "" {
-				continue
-			}
-			any = true
-			switch strings.ToLower(name) {
-			case "interface":
-				for _, o := range InterfaceOperators {
-					set[o] = true
-				}
-				continue
-			case "conventional":
-				for _, o := range ConventionalOperators {
-					set[o] = true
-				}
-				continue
-			case "all":
-				for _, o := range allOperators() {
-					set[o] = true
-				}
-				continue
-			}
-			found := false
-			for _, o := range allOperators() {
-				if strings.EqualFold(string(o), name) {
-					set[o] = true
-					found = true
-				}
-			}
-			if !found {
-				var names []string
-				for _, o := range allOperators() {
-					names = append(names, string(o))
-				}
-				return nil, fmt.Errorf("unknown operator %q (known: interface, conventional, all, %s)", name, strings.Join(names, ", "))
-			}
-		}
-	}
-	if !any {
-		for _, o := range InterfaceOperators {
-			set[o] = true
-		}
-	}
-	out := make([]Operator, 0, len(set))
-	for o := range set {
-		out = append(out, o)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].rank() < out[j].rank() })
-	return out, nil
-}
+import "fmt"
 
 // Status is the outcome of evaluating one mutant.
 type Status string

@@ -45,10 +45,12 @@ func TestParseOperators(t *testing.T) {
 		{nil, []Operator{RetStaRep, FunCalDel}, ""},
 		{[]string{"interface"}, []Operator{RetStaRep, FunCalDel}, ""},
 		{[]string{"all"}, allOperators(), ""},
-		{[]string{"conventional"}, ConventionalOperators, ""},
+		{[]string{"conventional"}, groupOperators(ConventionalGroup), ""},
 		{[]string{"funcaldel,Math"}, []Operator{FunCalDel, Math}, ""},
 		{[]string{"Math", "RetStaRep"}, []Operator{RetStaRep, Math}, ""},
-		{[]string{"NegateConditionals,bogus"}, nil, `unknown operator "bogus"`},
+		{[]string{"ALL"}, allOperators(), ""},
+		{[]string{" math , Interface"}, []Operator{RetStaRep, FunCalDel, Math}, ""},
+		{[]string{"NegateConditionals,bogus"}, nil, `unknown operator "bogus" (known: interface, conventional, all, RetStaRep, FunCalDel, ConditionalsBoundary, NegateConditionals, RemoveConditionals, Math, Increments, InlineConstant)`},
 	}
 	for _, tc := range cases {
 		t.Run(strings.Join(tc.specs, " "), func(t *testing.T) {
@@ -62,6 +64,21 @@ func TestParseOperators(t *testing.T) {
 			assert.Equal(t, tc.want, got)
 		})
 	}
+}
+
+// The registry lists every operator once, in the order of mutant IDs,
+// each in its group and with a doc.
+func TestOperatorRegistry(t *testing.T) {
+	var names []Operator
+	for _, o := range Operators() {
+		names = append(names, o.Name)
+		assert.NotEmpty(t, o.Doc, o.Name)
+		assert.NotContains(t, o.Doc, "\n", o.Name)
+	}
+	assert.Equal(t, []Operator{RetStaRep, FunCalDel, ConditionalsBoundary, NegateConditionals, RemoveConditionals, Math, Increments, InlineConstant}, names)
+	assert.Equal(t, []Operator{RetStaRep, FunCalDel}, groupOperators(InterfaceGroup))
+	assert.Equal(t, []Operator{ConditionalsBoundary, NegateConditionals, RemoveConditionals, Math, Increments, InlineConstant}, groupOperators(ConventionalGroup))
+	assert.Equal(t, names, allOperators())
 }
 
 // The same input gives the same mutants with the same IDs.
@@ -102,7 +119,7 @@ func TestAllOperatorsViableOnConstructs(t *testing.T) {
 
 func TestConventionalMutants(t *testing.T) {
 	dir := fixture.Copy(t, "mutants")
-	g, err := newGenerator(analyze(t, dir, "./app", "./store"), ConventionalOperators)
+	g, err := newGenerator(analyze(t, dir, "./app", "./store"), groupOperators(ConventionalGroup))
 	require.NoError(t, err)
 	for _, c := range []struct{ pos, desc string }{
 		{"store/store.go:49:7", "replaces > with >="},

@@ -29,7 +29,7 @@ type TestPackage struct {
 type Config struct {
 	// Analysis is the analysed pair (R, E).
 	Analysis *couple.Analysis
-	// Operators are the operators to apply; none means InterfaceOperators.
+	// Operators are the operators to apply; none means the interface operators.
 	Operators []Operator
 	// Tests are the packages whose tests run; none means the tests of R
 	// and E.
@@ -187,7 +187,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		cfg.TimeoutFloor = 2 * time.Second
 	}
 	if len(cfg.Operators) == 0 {
-		cfg.Operators = InterfaceOperators
+		cfg.Operators = groupOperators(InterfaceGroup)
 	}
 	a := cfg.Analysis
 	res := &Result{Caller: a.Caller.Pkg.Path, Callee: a.Callee.Pkg.Path, Operators: cfg.Operators}
