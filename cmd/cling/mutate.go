@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/cling-go/cling/ccfg"
@@ -19,15 +20,13 @@ func mutateCommand() *cli.Command {
 		Usage: "interface mutation analysis of a test suite",
 		UsageText: "cling mutate --caller R --callee E [--operators interface|all|NAME,...] [--tests PATTERN...] [--run REGEX]\n" +
 			"       [--workers N] [--json] [--html DIR] [--compare FILE] [--min-score S]",
-		Description: `Judges a test suite by the interface faults it detects. RetStaRep replaces
-what a function of E reachable from R's call sites returns (zero value,
-negated bool, 0 -> 1 and x -> 0, nil <-> non-nil error, "" and nil), one
-mutant per return position. FunCalDel deletes a call of R into E, or replaces
-its result by the zero value or by an argument of the same type. With
---operators all (or conventional, or names) the PIT-style operators
-ConditionalsBoundary, NegateConditionals, RemoveConditionals, Math,
-Increments and InlineConstant also mutate all of R and E.
+		Description: `Judges a test suite by the interface faults it detects. The interface
+operators (the default) mutate where R and E meet: the functions of E that
+R's call sites reach, and those calls. The conventional ones, named as in
+PIT, mutate all of R and E. --operators takes operator names and the groups
+interface, conventional and all:
 
+` + operatorHelp() + `
 All mutants are compiled once into one test binary per tested package
 (mutant schemata) in a temporary overlay; the module is never written.
 Mutants that do not type-check are not-viable. A baseline run, which must
@@ -142,6 +141,42 @@ func runMutate(c *cli.Context) error {
 		return &exitError{code: exitFailure, msg: fmt.Sprintf("mutation score %.1f%% is below --min-score %.1f%%", 100*res.Score(), 100*min)}
 	}
 	return nil
+}
+
+// helpWidth is the width of the lines of help texts.
+const helpWidth = 77
+
+// operatorHelp lists the mutation operators of each group with their
+// docs, as registered in package mutate.
+func operatorHelp() string {
+	width := 0
+	for _, o := range mutate.Operators() {
+		width = max(width, len(o.Name))
+	}
+	var b strings.Builder
+	for _, g := range mutate.Groups() {
+		fmt.Fprintf(&b, "%s operators:\n", g)
+		for _, o := range mutate.Operators() {
+			if o.Group != g {
+				continue
+			}
+			line := fmt.Sprintf("  %-*s  ", width, o.Name)
+			words := 0
+			for _, w := range strings.Fields(o.Doc) {
+				if words > 0 && len(line)+1+len(w) > helpWidth {
+					b.WriteString(line + "\n")
+					line, words = strings.Repeat(" ", width+4), 0
+				}
+				if words > 0 {
+					line += " "
+				}
+				line += w
+				words++
+			}
+			b.WriteString(line + "\n")
+		}
+	}
+	return b.String()
 }
 
 // progressPrinter shows the progress of a run on one terminal line.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cling-go/cling/internal/fixture"
 	"github.com/cling-go/cling/internal/fstree"
+	"github.com/cling-go/cling/mutate"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -134,4 +135,24 @@ func TestMutateBadInput(t *testing.T) {
 	r := runCling(t, t.TempDir(), "-C", fixture.Copy(t, "personcar"), "mutate", "--caller", "./person", "--callee", "./car")
 	assert.Equal(t, 1, r.code)
 	assert.Equal(t, "cling: no tests to run in example.com/personcar/person example.com/personcar/car\n", r.stderr)
+}
+
+// The help lists every registered operator once, under its group, with
+// its doc, in lines as wide as the rest of the help.
+func TestMutateHelpListsOperators(t *testing.T) {
+	r := runCling(t, t.TempDir(), "mutate", "--help")
+	require.Equal(t, 0, r.code, r.stderr)
+	start := strings.Index(r.stdout, "   interface operators:\n")
+	require.GreaterOrEqual(t, start, 0, r.stdout)
+	list, _, _ := strings.Cut(r.stdout[start:], "\n\n")
+	for _, line := range strings.Split(list, "\n") {
+		assert.LessOrEqual(t, len(line), 3+helpWidth, "%q", line)
+	}
+	help := strings.Join(strings.Fields(r.stdout), " ")
+	for _, o := range mutate.Operators() {
+		assert.Equal(t, 1, strings.Count(help, " "+string(o.Name)+" "+o.Doc), "%s is not listed once with its doc", o.Name)
+		heading := strings.Index(help, string(o.Group)+" operators:")
+		require.GreaterOrEqual(t, heading, 0, "no heading for group %s", o.Group)
+		assert.Less(t, heading, strings.Index(help, " "+string(o.Name)+" "+o.Doc), "%s is not under its group", o.Name)
+	}
 }
