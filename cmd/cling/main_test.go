@@ -12,11 +12,10 @@ import (
 
 	"github.com/cling-go/cling/internal/fixture"
 	"github.com/cling-go/cling/internal/fstree"
+	"github.com/cling-go/cling/internal/golden"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 // clingBin is the cling binary built once for the end-to-end tests.
 var clingBin string
@@ -63,19 +62,6 @@ func runCling(t *testing.T, dir string, args ...string) result {
 	return result{out.String(), errb.String(), code}
 }
 
-// golden compares got with testdata/golden/name, or rewrites it with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join(fixture.Root(), "testdata", "golden", name)
-	if *update {
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "missing golden file; run go test ./cmd/cling -run %s -update", t.Name())
-	assert.Equal(t, string(want), got)
-}
-
 func TestAnalyzeGolden(t *testing.T) {
 	cases := []struct {
 		fixture, caller, callee, golden string
@@ -94,7 +80,7 @@ func TestAnalyzeGolden(t *testing.T) {
 			r := runCling(t, dir, "analyze", "--caller", tc.caller, "--callee", tc.callee, "--json")
 			require.Equal(t, 0, r.code, r.stderr)
 			assert.Empty(t, r.stderr)
-			golden(t, tc.golden, r.stdout)
+			golden.File(t, tc.golden, r.stdout)
 			assert.Empty(t, fstree.Diff(before, fixture.Snapshot(t, dir)), "cling changed the module")
 		})
 	}
@@ -106,7 +92,7 @@ func TestPairsGolden(t *testing.T) {
 			dir := fixture.Copy(t, name)
 			r := runCling(t, dir, "pairs", "--all", "--json")
 			require.Equal(t, 0, r.code, r.stderr)
-			golden(t, name+".pairs.json", r.stdout)
+			golden.File(t, name+".pairs.json", r.stdout)
 		})
 	}
 }
