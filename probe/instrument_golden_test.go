@@ -1,0 +1,47 @@
+package probe_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cling-go/cling/internal/fixture"
+	"github.com/cling-go/cling/internal/golden"
+	"github.com/cling-go/cling/probe"
+	"github.com/stretchr/testify/require"
+)
+
+// The instrumented source of the constructs fixture, in both modes, and
+// the runtime table of each, as golden files under
+// testdata/golden/probe/constructs.<mode>/ (one file per instrumented file
+// of R and E, by its path in the module, plus rt/table.go). The runtime's
+// other files are embedded as they are and do not depend on the pair.
+// Rewrite with go test ./probe -run Golden -update.
+func TestInstrumentGolden(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		mode probe.Mode
+	}{
+		{"search", probe.Search},
+		{"coverage", probe.Coverage},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := fixture.Copy(t, "constructs")
+			a := analyzeIn(t, dir, "./caller", "./callee")
+			plan := probe.NewPlan(a, tc.mode)
+			// The import path Workspace.RuntimeImport gives the runtime in
+			// a module without a clingprobe_rt directory.
+			ins, err := plan.Instrument("example.com/constructs/clingprobe_rt")
+			require.NoError(t, err)
+			require.Empty(t, ins.Unobservable)
+			files := map[string]string{"rt/table.go.golden": string(plan.TableSource("rt"))}
+			for path, src := range ins.Files {
+				rel, err := filepath.Rel(dir, path)
+				require.NoError(t, err)
+				// A //line directive would name the temporary copy.
+				files[filepath.ToSlash(rel)+".golden"] = strings.ReplaceAll(string(src), dir, "$FIXTURE")
+			}
+			golden.Dir(t, "probe/constructs."+tc.name, files)
+		})
+	}
+}
