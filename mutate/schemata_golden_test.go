@@ -2,7 +2,6 @@ package mutate
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -28,9 +27,6 @@ func TestSchemataGolden(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := fixture.Copy(t, "mutants")
-			// The fixture's module is go1.18, so the mutated files get a
-			// //line directive naming the temporary copy.
-			normalise := func(s string) string { return strings.ReplaceAll(s, dir, "$FIXTURE") }
 			g, err := newGenerator(analyze(t, dir, "./app", "./store"), tc.ops)
 			require.NoError(t, err)
 			// The import path the workspace gives the runtime in a module
@@ -48,12 +44,11 @@ func TestSchemataGolden(t *testing.T) {
 				}
 				list.WriteString("\n")
 			}
-			files := map[string]string{"mutants.txt": normalise(list.String())}
-			for path, content := range src {
-				rel, err := filepath.Rel(dir, path)
-				require.NoError(t, err)
-				files[filepath.ToSlash(rel)+".golden"] = normalise(string(content))
-			}
+			// The fixture's module is go1.18, so the mutated files get a
+			// //line directive naming the temporary copy: Sources
+			// normalises it.
+			files := golden.Sources(t, dir, src)
+			files["mutants.txt"] = golden.Normalise(list.String(), dir)
 			golden.Dir(t, "mutate/mutants."+tc.name, files)
 		})
 	}

@@ -1,8 +1,6 @@
 package probe_test
 
 import (
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/cling-go/cling/internal/fixture"
@@ -34,13 +32,8 @@ func TestInstrumentGolden(t *testing.T) {
 			ins, err := plan.Instrument("example.com/constructs/clingprobe_rt")
 			require.NoError(t, err)
 			require.Empty(t, ins.Unobservable)
-			files := map[string]string{"rt/table.go.golden": string(plan.TableSource("rt"))}
-			for path, src := range ins.Files {
-				rel, err := filepath.Rel(dir, path)
-				require.NoError(t, err)
-				// A //line directive would name the temporary copy.
-				files[filepath.ToSlash(rel)+".golden"] = strings.ReplaceAll(string(src), dir, "$FIXTURE")
-			}
+			files := golden.Sources(t, dir, ins.Files)
+			files["rt/table.go.golden"] = string(plan.TableSource("rt"))
 			golden.Dir(t, "probe/constructs."+tc.name, files)
 		})
 	}

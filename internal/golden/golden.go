@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/cling-go/cling/internal/fixture"
@@ -76,3 +77,23 @@ func Dir(t testing.TB, name string, files map[string]string) {
 		File(t, name+"/"+rel, files[rel])
 	}
 }
+
+// Sources turns generated source files, by absolute path under the
+// temporary module root, into golden files for Dir: keyed by their
+// slash-separated path in the module with the suffix .golden (so that no
+// tool takes them for Go code), with every mention of root (a //line
+// directive, for instance) replaced by $FIXTURE.
+func Sources(t testing.TB, root string, files map[string][]byte) map[string]string {
+	t.Helper()
+	out := make(map[string]string, len(files))
+	for path, src := range files {
+		rel, err := filepath.Rel(root, path)
+		require.NoError(t, err)
+		out[filepath.ToSlash(rel)+".golden"] = Normalise(string(src), root)
+	}
+	return out
+}
+
+// Normalise replaces every mention of the temporary module root in s by
+// $FIXTURE.
+func Normalise(s, root string) string { return strings.ReplaceAll(s, root, "$FIXTURE") }
