@@ -73,10 +73,26 @@ func TestGenEndToEnd(t *testing.T) {
 		// per-process context attributes by scheduling.
 		exact bool
 	}{
+		// The minimums are what this budget (3000 evaluations, seed 3)
+		// reliably gives, a little below docs/fixtures.md's figures (60 s,
+		// seed 1) where the budget reaches them. The margin below the
+		// observed counts lets a change that merely reorders random draws
+		// (other counts for the same seed) pass, and still fails a change
+		// that loses a good part of the coverage.
+		//
+		// personcar: all 2 (fixtures.md: 2 of 2).
 		{"personcar", "./person", "./car", "person/cling_car_test.go", nil, 2, true},
+		// checkout -> inventory: fixtures.md's 11 of 14 needs seconds of
+		// search; 3000 evaluations cover 2 with seed 3, and 0 to 5 with
+		// seeds 1-8, so no higher minimum is reliable here.
 		{"shop", "./checkout", "./inventory", "checkout/cling_inventory_test.go", []string{"checkout/checkout_test.go"}, 2, true},
-		{"shop", "./pricing", "./money", "pricing/cling_money_test.go", []string{"pricing/pricing_test.go"}, 20, true},
-		{"constructs", "./caller", "./callee", "caller/cling_callee_test.go", []string{"caller/caller_test.go"}, 60, false},
+		// pricing -> money: 42 with seed 3 (deterministic code, so every
+		// run), 42 to 47 with seeds 1-8; fixtures.md: 47 of 54.
+		{"shop", "./pricing", "./money", "pricing/cling_money_test.go", []string{"pricing/pricing_test.go"}, 40, true},
+		// constructs: 154 to 158 in three runs with seed 3 (a select and
+		// goroutines make runs differ), 149 to 158 with seeds 1-10;
+		// fixtures.md: 159 of 226.
+		{"constructs", "./caller", "./callee", "caller/cling_callee_test.go", []string{"caller/caller_test.go"}, 145, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.fixture+tc.caller[1:]+tc.callee[1:], func(t *testing.T) {
