@@ -1,44 +1,31 @@
 package emit_test
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/cling-go/cling/ccfg"
 	"github.com/cling-go/cling/couple"
 	"github.com/cling-go/cling/emit"
 	"github.com/cling-go/cling/internal/fixture"
+	"github.com/cling-go/cling/internal/golden"
 	"github.com/cling-go/cling/testcase"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
-
-// golden compares got with testdata/golden/name, or rewrites it with
-// -update.
-func golden(t *testing.T, name string, got []byte) {
+// cluster loads a pair of a fixture and builds its cluster.
+func cluster(t *testing.T, fix, caller, callee string) *testcase.Cluster {
 	t.Helper()
-	path := filepath.Join(fixture.Root(), "testdata", "golden", name)
-	if *update {
-		require.NoError(t, os.WriteFile(path, got, 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "missing golden file; run go test ./emit -run %s -update", t.Name())
-	assert.Equal(t, string(want), string(got))
+	dir := fixture.Copy(t, fix)
+	a, err := couple.LoadPair(ccfg.LoadConfig{Dir: dir}, caller, callee)
+	require.NoError(t, err)
+	return testcase.NewCluster(a, 4)
 }
 
-// shopTests are two tests of the shop's checkout package: one whose calls
+// cartTests are two tests of the shop's checkout package: one whose calls
 // return values and errors, one that panics.
-func shopTests(t *testing.T) (*testcase.Cluster, []emit.Test) {
+func cartTests(t *testing.T) (*testcase.Cluster, []emit.Test) {
 	t.Helper()
-	dir := fixture.Copy(t, "shop")
-	a, err := couple.LoadPair(ccfg.LoadConfig{Dir: dir}, "./checkout", "./pricing")
-	require.NoError(t, err)
-	c := testcase.NewCluster(a, 4)
+	c := cluster(t, "shop", "./checkout", "./pricing")
 	op := func(name string) *testcase.Op {
 		for _, o := range c.Ops {
 			if o.Name == name {
@@ -92,14 +79,14 @@ func shopTests(t *testing.T) (*testcase.Cluster, []emit.Test) {
 
 // The same tests in both dialects; in the standard library's, the panic
 // helper takes a name the package's other test files leave free.
-func TestFile(t *testing.T) {
-	c, tests := shopTests(t)
+func TestFileGolden(t *testing.T) {
+	c, tests := cartTests(t)
 	for _, tc := range []struct {
 		name    string
 		dialect emit.Dialect
 	}{
-		{"emit.shop.testify.golden", emit.Testify},
-		{"emit.shop.std.golden", emit.Std},
+		{"emit/cart.testify.go.golden", emit.Testify},
+		{"emit/cart.std.go.golden", emit.Std},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src, err := emit.File(c, tests, emit.Options{
@@ -107,7 +94,7 @@ func TestFile(t *testing.T) {
 				MaxEndAsserts: 4, GoVersion: "go1.22", Declared: map[string]bool{"mustPanic": true},
 			})
 			require.NoError(t, err)
-			golden(t, tc.name, src)
+			golden.File(t, tc.name, string(src))
 		})
 	}
 }

@@ -22,7 +22,7 @@ func TestSchemataGolden(t *testing.T) {
 		name string
 		ops  []Operator
 	}{
-		{"interface", InterfaceOperators},
+		{"interface", groupOperators(InterfaceGroup)},
 		{"all", allOperators()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

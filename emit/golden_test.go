@@ -1,9 +1,10 @@
-package testcase_test
+package emit_test
 
 import (
 	"math"
 	"testing"
 
+	"github.com/cling-go/cling/emit"
 	"github.com/cling-go/cling/internal/golden"
 	"github.com/cling-go/cling/testcase"
 	"github.com/stretchr/testify/require"
@@ -34,7 +35,7 @@ func noErr(i, k int) testcase.Observation {
 // outcomes executing them gives (the emitted files, put in a copy of the
 // fixture, pass): calls with literal, composite and variadic arguments, a
 // field set, an error result, and two panics.
-func shopTests(t *testing.T, c *testcase.Cluster) []testcase.EmitTest {
+func shopTests(t *testing.T, c *testcase.Cluster) []emit.Test {
 	op := func(name string) *testcase.Op { return opNamed(t, c, name) }
 	str := func(s string) testcase.Stmt { return testcase.Stmt{Op: op("lit string"), Value: s} }
 	num := func(n int64) testcase.Stmt { return testcase.Stmt{Op: op("lit int"), Value: n} }
@@ -46,7 +47,7 @@ func shopTests(t *testing.T, c *testcase.Cluster) []testcase.EmitTest {
 		return testcase.Observation{Ref: ref(i), Path: "." + field + ".String()", Kind: testcase.ObsString, Text: text}
 	}
 	nilDeref := "runtime error: invalid memory address or nil pointer dereference"
-	return []testcase.EmitTest{{
+	return []emit.Test{{
 		Name: "TestCheckoutPercentOff",
 		Comment: "Ten percent off three apples at 2.50 EUR: the rule applies at the cart's only line, " +
 			"so the checkout's quote carries a discount, and the default shipping policy charges its base price.",
@@ -134,9 +135,9 @@ func shopTests(t *testing.T, c *testcase.Cluster) []testcase.EmitTest {
 // assertion on the state a call left behind, and a panic whose value the
 // outcome does not keep (as when two executions panicked with different
 // messages: Stable keeps the panic, not its text).
-func personcarTests(t *testing.T, c *testcase.Cluster) []testcase.EmitTest {
+func personcarTests(t *testing.T, c *testcase.Cluster) []emit.Test {
 	op := func(name string) *testcase.Op { return opNamed(t, c, name) }
-	return []testcase.EmitTest{{
+	return []emit.Test{{
 		Name:    "TestDriveToHomeRefuels",
 		Comment: "A diligent driver with 30 litres refuels the car to a full tank.",
 		Test: &testcase.Test{Stmts: []testcase.Stmt{
@@ -163,11 +164,11 @@ func personcarTests(t *testing.T, c *testcase.Cluster) []testcase.EmitTest {
 // files under testdata/golden/emit/: no search and no execution, so the
 // file depends on the emitter alone. The std dialect's file declares
 // mustPanic elsewhere, so its helper is renamed. Rewrite with
-// go test ./testcase -run Golden -update.
+// go test ./emit -run Golden -update.
 func TestEmitGolden(t *testing.T) {
 	for _, fx := range []struct {
 		name, caller, callee, pkg string
-		tests                     func(*testing.T, *testcase.Cluster) []testcase.EmitTest
+		tests                     func(*testing.T, *testcase.Cluster) []emit.Test
 	}{
 		{"shop", "./checkout", "./pricing", "checkout_test", shopTests},
 		{"personcar", "./person", "./car", "person_test", personcarTests},
@@ -176,17 +177,17 @@ func TestEmitGolden(t *testing.T) {
 		tests := fx.tests(t, c)
 		for _, tc := range []struct {
 			dialect  string
-			d        testcase.Dialect
+			d        emit.Dialect
 			declared map[string]bool
 		}{
-			{"testify", testcase.Testify, nil},
-			{"std", testcase.Std, map[string]bool{"mustPanic": true}},
+			{"testify", emit.Testify, nil},
+			{"std", emit.Std, map[string]bool{"mustPanic": true}},
 		} {
 			t.Run(fx.name+"."+tc.dialect, func(t *testing.T) {
 				for _, et := range tests {
 					require.NoError(t, et.Test.Valid(), et.Name)
 				}
-				src, err := testcase.Emit(c, tests, testcase.EmitOptions{
+				src, err := emit.File(c, tests, emit.Options{
 					Package:       fx.pkg,
 					Header:        "Tests emitted from hand-built tests and outcomes.",
 					Dialect:       tc.d,
