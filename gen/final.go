@@ -493,9 +493,7 @@ func runGenerated(ctx context.Context, a *couple.Analysis, src []byte, tests []n
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	if os.Getenv("CLING_DEBUG") != "" {
-		os.Stderr.Write(buildOut)
-	}
+	debug(cfg, buildOut)
 	if err != nil {
 		lines := strings.Split(string(buildOut), "\n")
 		blamed := blame(src, out, lines)
@@ -513,7 +511,7 @@ func runGenerated(ctx context.Context, a *couple.Analysis, src []byte, tests []n
 	count := max(cfg.Verify, 2)
 	failed := map[string]bool{}
 	for _, n := range []int{count - count/2, count / 2} {
-		f, err := runTests(ctx, bin, dir, tests, n, cfg.Timeout)
+		f, err := runTests(ctx, bin, dir, tests, n, cfg)
 		if err != nil {
 			return nil, err
 		}
@@ -532,7 +530,7 @@ func runGenerated(ctx context.Context, a *couple.Analysis, src []byte, tests []n
 // process (a panic in a test, a fatal runtime error, the binary's
 // timeout) fails, and the tests that had not run n times yet run again in
 // a new process, so that one such test does not cost the others.
-func runTests(ctx context.Context, bin, dir string, tests []namedTest, n int, perTest time.Duration) (map[string]bool, error) {
+func runTests(ctx context.Context, bin, dir string, tests []namedTest, n int, cfg Config) (map[string]bool, error) {
 	failed := map[string]bool{}
 	passes := map[string]int{}
 	pending := tests
@@ -543,9 +541,9 @@ func runTests(ctx context.Context, bin, dir string, tests []namedTest, n int, pe
 		}
 		// Every test passed the executor's timeout twice already; the
 		// binary's timeout only guards against one that now hangs. The
-		// binary runs under go tool test2json, whose whole output
-		// CLING_DEBUG shows.
-		timeout := max(2*time.Minute, time.Duration(n*len(pending))*perTest/4)
+		// binary runs under go tool test2json, whose whole output goes
+		// to the debug writer.
+		timeout := max(2*time.Minute, time.Duration(n*len(pending))*cfg.Timeout/4)
 		out, err := gotest.Run(ctx, gotest.RunOptions{
 			Binary:    bin,
 			Dir:       dir,
@@ -557,9 +555,7 @@ func runTests(ctx context.Context, bin, dir string, tests []namedTest, n int, pe
 		if err != nil {
 			return nil, err
 		}
-		if os.Getenv("CLING_DEBUG") != "" {
-			os.Stderr.Write(out.Output)
-		}
+		debug(cfg, out.Output)
 		// A test fails when it or one of its subtests reported a
 		// failure, or when it never ended: the process died while it ran.
 		broken := false
@@ -635,10 +631,15 @@ func vetGenerated(ctx context.Context, a *couple.Analysis, src []byte, out, over
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	if os.Getenv("CLING_DEBUG") != "" {
-		os.Stderr.Write(output)
-	}
+	debug(cfg, output)
 	return blame(src, out, strings.Split(string(output), "\n")), nil
+}
+
+// debug writes the output of a go command to cfg.Debug, if set.
+func debug(cfg Config, output []byte) {
+	if cfg.Debug != nil {
+		cfg.Debug.Write(output)
+	}
 }
 
 // blame maps error lines that point into the generated file to the test

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -53,6 +54,9 @@ type Config struct {
 	Search mosa.Config
 	// Fitness is the form of the objective of a coupled branch.
 	Fitness fitness.Form
+	// Debug, if set, receives the whole output of the go commands that
+	// verify the generated file (build, test runs, vet); nil discards it.
+	Debug io.Writer
 }
 
 // DefaultConfig returns the defaults of `cling gen`.

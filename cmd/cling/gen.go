@@ -95,6 +95,7 @@ func runGen(c *cli.Context) error {
 		return usagef("%v", err)
 	}
 	cfg.Fitness = form
+	cfg.Debug = debugWriter(c.App.ErrWriter)
 	a, err := loadPair(c)
 	if err != nil {
 		return err

@@ -60,6 +60,17 @@ type exitError struct {
 
 func (e *exitError) Error() string { return e.msg }
 
+// debugWriter returns w, where diagnostics go, when the environment
+// variable CLING_DEBUG is set to anything but "", and nil otherwise. It is
+// the one place cling reads that variable; the packages get the writer in
+// their configuration.
+func debugWriter(w io.Writer) io.Writer {
+	if os.Getenv("CLING_DEBUG") == "" {
+		return nil
+	}
+	return w
+}
+
 // run executes cling with the given arguments and returns the exit code.
 // Every error is printed as one line on stderr.
 func run(args []string, stdout, stderr io.Writer) (code int) {
@@ -70,8 +81,8 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		// shows where.
 		if p := recover(); p != nil {
 			fmt.Fprintf(stderr, "cling: internal error: %v\n", oneLine(fmt.Sprint(p)))
-			if os.Getenv("CLING_DEBUG") != "" {
-				fmt.Fprintf(stderr, "%s\n", debug.Stack())
+			if w := debugWriter(stderr); w != nil {
+				fmt.Fprintf(w, "%s\n", debug.Stack())
 			}
 			code = exitFailure
 		}
@@ -151,7 +162,11 @@ and checks with interface mutants whether a suite would catch faults at the
 R-E interface (mutate).
 
 Packages are named by import path or by a path relative to the current
-directory (./parser); --dir changes that directory, like go -C.`,
+directory (./parser); --dir changes that directory, like go -C.
+
+CLING_DEBUG=1 in the environment writes to stderr the output of the go
+commands with which gen verifies the file it writes, and the stack of an
+internal error.`,
 		Writer:               stdout,
 		ErrWriter:            stderr,
 		HideHelpCommand:      false,
