@@ -3,17 +3,21 @@
 // cover the coupled branches, minimises the kept tests, adds regression
 // assertions from observed values, verifies that the resulting file
 // compiles and passes repeatedly, and only then writes it.
+//
+// After the search, the tests the archive kept go through passes over one
+// job, each of which keeps some tests and drops others: minimise shrinks
+// every test to what covers its goals, observe keeps the values two runs
+// agree on, name names each test after a coupled branch it covers, and
+// verify runs the emitted file under go test and go vet and drops the
+// tests that fail. A goal whose test is dropped on the way gets the test
+// the archive held for it before, through the same passes (finish).
 package gen
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/cling-go/cling/couple"
@@ -21,9 +25,7 @@ import (
 	"github.com/cling-go/cling/fitness"
 	"github.com/cling-go/cling/harness"
 	"github.com/cling-go/cling/mosa"
-	"github.com/cling-go/cling/probe"
 	"github.com/cling-go/cling/testcase"
-	"golang.org/x/mod/modfile"
 )
 
 // Config configures a generation run.
@@ -110,95 +112,59 @@ func (e *Error) Error() string { return e.Msg }
 // ever overwrites its own files.
 const Marker = "// Code written by cling; regenerate with cling gen."
 
-// Run generates tests for an analysed pair.
+// Run generates tests for an analysed pair. It prepares the run (checks
+// the pair and the output file, builds the cluster, the instrumented
+// session and the executor), searches, minimises, observes, names and
+// verifies the kept tests (finish), and writes the file.
 func Run(ctx context.Context, a *couple.Analysis, cfg Config) (*Report, error) {
-	if len(a.Covering) == 0 {
-		return nil, &Error{Msg: fmt.Sprintf("no covering function: no exported function or method of %s reaches a call site into %s (the %d call sites are only reached from unexported code or init)",
-			a.Caller.Pkg.Path, a.Callee.Pkg.Path, len(a.Sites))}
-	}
-	if len(a.Goals) == 0 {
-		return nil, &Error{Msg: fmt.Sprintf("no coupled branches between %s and %s: the call sites have no caller targets or call functions without branches", a.Caller.Pkg.Path, a.Callee.Pkg.Path)}
-	}
-	algorithm := cfg.Algorithm
-	if algorithm == "" {
-		algorithm = mosa.DefaultAlgorithm
-	}
-	if _, err := mosa.Lookup(algorithm); err != nil {
-		return nil, &Error{Msg: err.Error()}
-	}
-	out, err := outputPath(a, cfg)
+	j, err := prepare(ctx, a, cfg)
 	if err != nil {
 		return nil, err
 	}
-	cluster := testcase.NewCluster(a, cfg.MaxDepth)
-	seedConstants(a, cluster, cfg.Tags)
-	if len(cluster.Covering) == 0 {
-		return nil, &Error{Msg: fmt.Sprintf("cling cannot call any covering function of %s: %s", a.Caller.Pkg.Path, strings.Join(cluster.Skipped, "; "))}
-	}
-	sess, err := probe.NewSession(a, probe.Search)
-	if err != nil {
-		return nil, err
-	}
-	defer sess.Close()
-	bin, err := harness.Build(ctx, sess, cluster, harness.BuildOptions{Tags: cfg.Tags, CacheDir: cfg.CacheDir})
-	if err != nil {
-		return nil, err
-	}
-	// Workers run in an empty directory of the workspace: code under test
-	// that writes files relative to its working directory writes there.
-	cwd := filepath.Join(sess.WS.Dir, "cwd")
-	if err := os.MkdirAll(cwd, 0o755); err != nil {
-		return nil, err
-	}
-	// Retrying a timed-out test keeps a moment of load from changing the
-	// result of a run with an evaluation budget, which promises the same
-	// file for the same seed; under a time budget results vary anyway,
-	// and a test that really hangs would cost its worker twice as long.
-	retry := cfg.Budget.MaxEvals > 0
-	x := harness.NewExecutor(bin, harness.Options{Workers: cfg.Workers, Timeout: cfg.Timeout, RetryTimeouts: retry, Dir: cwd, Ops: len(cluster.Ops)})
-	defer x.Close()
-
-	search := &mosa.Engine{
-		Exec:       x,
-		Gen:        testcase.NewGenerator(cluster, cfg.Test, cfg.Seed),
-		Objectives: fitness.NewObjectives(a, cfg.Fitness),
-		Goals:      len(a.Goals),
-		Budget:     cfg.Budget,
-		Progress:   cfg.Progress,
-	}
-	archive, stats, err := search.Run(ctx, algorithm, cfg.Search)
+	defer j.close()
+	archive, stats, err := j.search(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	dialect := dialectOf(a)
-	src, final, dropped, err := finish(ctx, a, x, cluster, archive, dialect, out, cfg)
-	if err != nil {
+	if err := j.finish(ctx, archive); err != nil {
 		return nil, err
 	}
+	rep := j.report(stats)
+	if len(j.final) == 0 {
+		return rep, &Error{Msg: fmt.Sprintf("no test to write: the search covered %d of %d coupled branches, and no kept test passed verification", archive.Len(), len(a.Goals))}
+	}
+	if err := os.WriteFile(j.out, j.src, 0o644); err != nil {
+		return nil, &Error{Msg: fmt.Sprintf("writing %s: %v", j.out, err)}
+	}
+	return rep, nil
+}
+
+// report describes the file as it stands after the search stats.
+func (j *job) report(stats *mosa.Stats) *Report {
 	rep := &Report{
-		CoupledBranches: len(a.Goals),
-		TestFile:        out,
-		Tests:           len(final),
-		Executions:      x.Stats().Executions,
-		Executor:        x.Stats(),
+		CoupledBranches: len(j.a.Goals),
+		TestFile:        j.out,
+		Tests:           len(j.final),
+		Executions:      j.x.Stats().Executions,
+		Executor:        j.x.Stats(),
 		SearchSeconds:   stats.Seconds,
-		Dropped:         dropped,
-		Skipped:         cluster.Skipped,
-		Unobservable:    sess.Unobservable,
+		Dropped:         j.dropped,
+		Skipped:         j.cluster.Skipped,
+		Unobservable:    j.sess.Unobservable,
 		Stats:           *stats,
 		Covers:          map[string][]int{},
 	}
 	rep.Assertions = "testify"
-	if dialect == emit.Std {
+	if j.dialect == emit.Std {
 		rep.Assertions = "testing"
 	}
 	// What the file covers: every goal its tests cover, the ones they
 	// were kept for and those they cover by the way.
 	covered := map[int32]bool{}
-	for _, t := range final {
+	for _, t := range j.final {
 		for _, g := range t.covers {
 			covered[g] = true
 			rep.Covers[t.Name] = append(rep.Covers[t.Name], int(g))
@@ -206,145 +172,5 @@ func Run(ctx context.Context, a *couple.Analysis, cfg Config) (*Report, error) {
 	}
 	rep.Covered = len(covered)
 	rep.CBC = float64(rep.Covered) / float64(rep.CoupledBranches)
-	if len(final) == 0 {
-		return rep, &Error{Msg: fmt.Sprintf("no test to write: the search covered %d of %d coupled branches, and no kept test passed verification", archive.Len(), len(a.Goals))}
-	}
-	if err := os.WriteFile(out, src, 0o644); err != nil {
-		return nil, &Error{Msg: fmt.Sprintf("writing %s: %v", out, err)}
-	}
-	return rep, nil
-}
-
-// outputPath resolves and checks the output file before any work: its
-// directory must exist and be writable, and an existing file must be one
-// cling wrote (or --force).
-func outputPath(a *couple.Analysis, cfg Config) (string, error) {
-	out := cfg.Out
-	if out == "" {
-		out = filepath.Join(a.Caller.Pkg.Dir, "cling_"+a.Callee.Pkg.Name+"_test.go")
-	} else if !filepath.IsAbs(out) {
-		out = filepath.Join(a.Prog.Dir, out)
-	}
-	if !strings.HasSuffix(out, "_test.go") {
-		return "", &Error{Msg: fmt.Sprintf("output file %s must end in _test.go", out)}
-	}
-	if filepath.Clean(filepath.Dir(out)) != filepath.Clean(a.Caller.Pkg.Dir) {
-		return "", &Error{Msg: fmt.Sprintf("output file %s must be in the caller's directory %s (tests of package %s_test)", out, a.Caller.Pkg.Dir, a.Caller.Pkg.Name)}
-	}
-	if err := writable(filepath.Dir(out)); err != nil {
-		return "", &Error{Msg: fmt.Sprintf("cannot write %s: %v", out, err)}
-	}
-	if b, err := os.ReadFile(out); err == nil {
-		if !bytes.Contains(b, []byte(Marker)) && !cfg.Force {
-			return "", &Error{Msg: fmt.Sprintf("%s exists and was not written by cling (use --force to overwrite it)", out)}
-		}
-		if st, err := os.Stat(out); err == nil && st.Mode().Perm()&0o200 == 0 {
-			return "", &Error{Msg: fmt.Sprintf("cannot write %s: file is read-only", out)}
-		}
-	}
-	return out, nil
-}
-
-// dialectOf picks testify when the caller's module already requires it
-// (writing the test file must not change go.mod), the standard testing
-// package otherwise.
-func dialectOf(a *couple.Analysis) emit.Dialect {
-	m := a.Caller.Pkg.Module
-	if m == nil || m.GoMod == "" {
-		return emit.Std
-	}
-	data, err := os.ReadFile(m.GoMod)
-	if err != nil {
-		return emit.Std
-	}
-	f, err := modfile.ParseLax(m.GoMod, data, nil)
-	if err != nil {
-		return emit.Std
-	}
-	for _, r := range f.Require {
-		if r.Mod.Path == "github.com/stretchr/testify" {
-			return emit.Testify
-		}
-	}
-	return emit.Std
-}
-
-// namedTest is a kept test on its way to the file.
-type namedTest struct {
-	emit.Test
-	goals  []int32
-	covers []int32
-}
-
-// nameTests names each test after the first coupled branch it covers,
-// with a number when that name is taken.
-func nameTests(a *couple.Analysis, tests []observedTest, taken map[string]bool) []namedTest {
-	var out []namedTest
-	for _, t := range tests {
-		g := a.Goals[t.goals[0]]
-		base := "Test" + exportName(calleeShort(g.Site)) + "_" + branchShort(g.R) + "_" + branchShort(g.E)
-		name := base
-		for n := 2; taken[name]; n++ {
-			name = fmt.Sprintf("%s_%d", base, n)
-		}
-		taken[name] = true
-		comment := fmt.Sprintf("%s takes %s and then, in the call of %s at %s (in %s), %s.",
-			name, g.R.ID(), couple.CalleeName(g.Site), a.Prog.Pos(g.Site.Pos), g.Site.Func.Name, g.E.ID())
-		if len(t.goals) > 1 {
-			if more := len(t.goals) - 1; more == 1 {
-				comment += " It covers 1 more coupled branch."
-			} else {
-				comment += fmt.Sprintf(" It covers %d more coupled branches.", more)
-			}
-		}
-		out = append(out, namedTest{Test: emit.Test{Name: name, Test: t.test, Outcome: t.outcome, Comment: comment}, goals: t.goals, covers: t.covers})
-	}
-	return out
-}
-
-func calleeShort(s *couple.CallSite) string {
-	n := couple.CalleeName(s)
-	if i := strings.LastIndexByte(n, '.'); i >= 0 {
-		n = n[i+1:]
-	}
-	return n
-}
-
-// branchShort names a branch within a test name: L22False, or EntryF.
-func branchShort(b couple.Branch) string {
-	if b.IsEntry() {
-		name := b.Entry.Name
-		if i := strings.LastIndexByte(name, '.'); i >= 0 {
-			name = name[i+1:]
-		}
-		return "Entry" + exportName(name)
-	}
-	line := lineOf(b.ID())
-	if b.Outcome {
-		return "L" + line + "True"
-	}
-	return "L" + line + "False"
-}
-
-// lineOf extracts the line of file:line:col:outcome.
-func lineOf(id string) string {
-	parts := strings.Split(id, ":")
-	if len(parts) >= 4 {
-		return parts[len(parts)-3]
-	}
-	return "0"
-}
-
-func exportName(s string) string {
-	s = strings.Trim(s, "()*$")
-	s = strings.NewReplacer("(", "", ")", "", "*", "", "$", "", "[", "", "]", "", ",", "", " ", "").Replace(s)
-	if s == "" {
-		return "X"
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-// sortNamed orders tests by their first goal.
-func sortNamed(ts []namedTest) {
-	sort.SliceStable(ts, func(i, j int) bool { return ts[i].goals[0] < ts[j].goals[0] })
+	return rep
 }

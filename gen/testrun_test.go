@@ -54,7 +54,9 @@ func TestE(t *testing.T) {}
 	for _, name := range []string{"TestA", "TestB", "TestC", "TestD", "TestE"} {
 		tests = append(tests, namedTest{Test: emit.Test{Name: name}})
 	}
-	failed, err := runTests(context.Background(), bin, dir, tests, 2, Config{Timeout: time.Second})
+	j := &job{cfg: Config{Timeout: time.Second}}
+	failed, err := j.runTests(context.Background(), bin, dir, tests, 2)
 	require.NoError(t, err)
 	assert.ElementsMatch(t, []string{"TestB", "TestD"}, keys(failed))
 }
+

@@ -1,0 +1,90 @@
+package gen
+
+import (
+	"context"
+
+	"github.com/cling-go/cling/mosa"
+)
+
+// maxFallbackLevels bounds how far back finish reaches into the tests the
+// archive replaced.
+const maxFallbackLevels = 2
+
+// finish turns the archive into the verified file: the archive's tests go
+// through the passes minimise, observe, name and verify, and the
+// survivors make the file. A goal whose test is dropped on the way,
+// because it behaved differently from run to run or failed under go test,
+// gets the test the archive held for it before that one, through the same
+// passes and verified together with the tests that survived; then the one
+// before that, up to maxFallbackLevels. The file ends in j.src, j.final
+// and j.dropped.
+func (j *job) finish(ctx context.Context, archive *mosa.Archive) error {
+	candidates := archive.Tests()
+	wanted := goalsOf(candidates)
+	for level := 0; len(candidates) > 0; level++ {
+		minimised, err := j.minimise(ctx, candidates)
+		if err != nil {
+			return err
+		}
+		observed, err := j.observe(ctx, candidates, minimised)
+		if err != nil {
+			return err
+		}
+		if named := j.name(observed); len(named) > 0 {
+			v, err := j.verify(ctx, append(append([]namedTest(nil), j.final...), named...))
+			if err != nil {
+				return err
+			}
+			j.admit(named, v)
+		}
+		if level == maxFallbackLevels {
+			break
+		}
+		candidates = archive.Fallbacks(j.lost(wanted), level)
+	}
+	return nil
+}
+
+// goalsOf lists the goals the tests are kept for, in order.
+func goalsOf(tests []mosa.ArchivedTest) []int32 {
+	var goals []int32
+	for _, t := range tests {
+		goals = append(goals, t.Goals...)
+	}
+	return goals
+}
+
+// admit takes the verdict on the file's tests plus the new ones, named:
+// when a set of them passed, it is the file, and the tests verify dropped
+// are reported; when none did, the file stays as it was and the new tests
+// are reported dropped under the names they were given. Either way, the
+// names of the file's tests are taken.
+func (j *job) admit(named []namedTest, v verdict) {
+	if v.src != nil {
+		j.src, j.final = v.src, v.passed
+		j.dropped = append(j.dropped, v.dropped...)
+	} else {
+		j.dropped = append(j.dropped, namesOf(named)...)
+	}
+	for _, t := range j.final {
+		j.taken[t.Name] = true
+	}
+}
+
+// lost returns the goals of wanted that no test of the file covers, in
+// the order of wanted.
+func (j *job) lost(wanted []int32) []int32 {
+	covered := map[int32]bool{}
+	for _, t := range j.final {
+		for _, g := range t.covers {
+			covered[g] = true
+		}
+	}
+	var lost []int32
+	for _, g := range wanted {
+		if !covered[g] {
+			lost = append(lost, g)
+		}
+	}
+	return lost
+}

@@ -1,0 +1,121 @@
+package gen
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/cling-go/cling/couple"
+	"github.com/cling-go/cling/emit"
+)
+
+// namedTest is a kept test on its way to the file.
+type namedTest struct {
+	emit.Test
+	goals  []int32
+	covers []int32
+}
+
+// name names each test after the first coupled branch it covers:
+// Test<callee>_<R branch>_<E branch>, with a number when that name is
+// taken, and gives it a comment that says which branches it takes. It
+// keeps every test, in order, and takes the names it gives.
+func (j *job) name(tests []observedTest) []namedTest {
+	var out []namedTest
+	for _, t := range tests {
+		g := j.a.Goals[t.goals[0]]
+		base := "Test" + exportName(calleeShort(g.Site)) + "_" + branchShort(g.R) + "_" + branchShort(g.E)
+		name := base
+		for n := 2; j.taken[name]; n++ {
+			name = fmt.Sprintf("%s_%d", base, n)
+		}
+		j.taken[name] = true
+		comment := fmt.Sprintf("%s takes %s and then, in the call of %s at %s (in %s), %s.",
+			name, g.R.ID(), couple.CalleeName(g.Site), j.a.Prog.Pos(g.Site.Pos), g.Site.Func.Name, g.E.ID())
+		if len(t.goals) > 1 {
+			if more := len(t.goals) - 1; more == 1 {
+				comment += " It covers 1 more coupled branch."
+			} else {
+				comment += fmt.Sprintf(" It covers %d more coupled branches.", more)
+			}
+		}
+		out = append(out, namedTest{Test: emit.Test{Name: name, Test: t.test, Outcome: t.outcome, Comment: comment}, goals: t.goals, covers: t.covers})
+	}
+	return out
+}
+
+// calleeShort is the name of what a call site calls, without its package
+// or receiver.
+func calleeShort(s *couple.CallSite) string {
+	n := couple.CalleeName(s)
+	if i := strings.LastIndexByte(n, '.'); i >= 0 {
+		n = n[i+1:]
+	}
+	return n
+}
+
+// branchShort names a branch within a test name: L22False, or EntryF.
+func branchShort(b couple.Branch) string {
+	if b.IsEntry() {
+		name := b.Entry.Name
+		if i := strings.LastIndexByte(name, '.'); i >= 0 {
+			name = name[i+1:]
+		}
+		return "Entry" + exportName(name)
+	}
+	line := lineOf(b.ID())
+	if b.Outcome {
+		return "L" + line + "True"
+	}
+	return "L" + line + "False"
+}
+
+// lineOf extracts the line of file:line:col:outcome.
+func lineOf(id string) string {
+	parts := strings.Split(id, ":")
+	if len(parts) >= 4 {
+		return parts[len(parts)-3]
+	}
+	return "0"
+}
+
+// exportName makes a name without its package or receiver (Refuel,
+// parse$1, Map[K, V]) part of an exported identifier: without
+// parentheses, stars, dollars, brackets, commas and spaces, and with an
+// upper-case first letter; X if nothing is left.
+func exportName(s string) string {
+	s = strings.Trim(s, "()*$")
+	s = strings.NewReplacer("(", "", ")", "", "*", "", "$", "", "[", "", "]", "", ",", "", " ", "").Replace(s)
+	if s == "" {
+		return "X"
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// sortNamed orders tests by their first goal.
+func sortNamed(ts []namedTest) {
+	sort.SliceStable(ts, func(i, j int) bool { return ts[i].goals[0] < ts[j].goals[0] })
+}
+
+// namesOf lists the names of the tests.
+func namesOf(ts []namedTest) []string {
+	var out []string
+	for _, t := range ts {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+// avoidNames renames the tests whose names are taken, or given to an
+// earlier test of tests, with a number: Name_2, Name_3 and so on.
+func avoidNames(tests []namedTest, taken map[string]bool) {
+	seen := map[string]bool{}
+	for i := range tests {
+		name := tests[i].Name
+		for n := 2; taken[name] || seen[name]; n++ {
+			name = fmt.Sprintf("%s_%d", tests[i].Name, n)
+		}
+		seen[name] = true
+		tests[i].Name = name
+	}
+}

@@ -1,0 +1,208 @@
+package gen
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+
+	"github.com/cling-go/cling/ccfg"
+	"github.com/cling-go/cling/couple"
+	"github.com/cling-go/cling/emit"
+	"github.com/cling-go/cling/harness"
+	"github.com/cling-go/cling/mosa"
+	"github.com/cling-go/cling/probe"
+	"github.com/cling-go/cling/testcase"
+	"golang.org/x/mod/modfile"
+)
+
+// job is one generation run: what the search and the passes after it
+// share, and the file as it stands.
+type job struct {
+	a   *couple.Analysis
+	cfg Config
+	// algorithm is the registered search algorithm the run uses.
+	algorithm string
+	// out is the output file; dialect, the assertions it uses.
+	out     string
+	dialect emit.Dialect
+	cluster *testcase.Cluster
+	sess    *probe.Session
+	x       *harness.Executor
+
+	// The file as it stands: its source, its tests, the names of the
+	// tests dropped on the way, and the names a new test may not take.
+	src     []byte
+	final   []namedTest
+	dropped []string
+	taken   map[string]bool
+}
+
+// prepare checks the pair and the output file, builds the cluster of
+// calls and values the tests use, instruments the pair and starts the
+// executor. Its errors come before any search.
+func prepare(ctx context.Context, a *couple.Analysis, cfg Config) (*job, error) {
+	if len(a.Covering) == 0 {
+		return nil, &Error{Msg: fmt.Sprintf("no covering function: no exported function or method of %s reaches a call site into %s (the %d call sites are only reached from unexported code or init)",
+			a.Caller.Pkg.Path, a.Callee.Pkg.Path, len(a.Sites))}
+	}
+	if len(a.Goals) == 0 {
+		return nil, &Error{Msg: fmt.Sprintf("no coupled branches between %s and %s: the call sites have no caller targets or call functions without branches", a.Caller.Pkg.Path, a.Callee.Pkg.Path)}
+	}
+	j := &job{a: a, cfg: cfg, algorithm: cfg.Algorithm, taken: map[string]bool{}}
+	if j.algorithm == "" {
+		j.algorithm = mosa.DefaultAlgorithm
+	}
+	if _, err := mosa.Lookup(j.algorithm); err != nil {
+		return nil, &Error{Msg: err.Error()}
+	}
+	out, err := outputPath(a, cfg)
+	if err != nil {
+		return nil, err
+	}
+	j.out = out
+	j.dialect = dialectOf(a)
+	j.cluster = testcase.NewCluster(a, cfg.MaxDepth)
+	seedConstants(a, j.cluster, cfg.Tags)
+	if len(j.cluster.Covering) == 0 {
+		return nil, &Error{Msg: fmt.Sprintf("cling cannot call any covering function of %s: %s", a.Caller.Pkg.Path, strings.Join(j.cluster.Skipped, "; "))}
+	}
+	j.sess, err = probe.NewSession(a, probe.Search)
+	if err != nil {
+		return nil, err
+	}
+	if err := j.startExecutor(ctx); err != nil {
+		j.sess.Close()
+		return nil, err
+	}
+	return j, nil
+}
+
+// startExecutor builds the executor of the instrumented session and
+// starts it.
+func (j *job) startExecutor(ctx context.Context) error {
+	bin, err := harness.Build(ctx, j.sess, j.cluster, harness.BuildOptions{Tags: j.cfg.Tags, CacheDir: j.cfg.CacheDir})
+	if err != nil {
+		return err
+	}
+	// Workers run in an empty directory of the workspace: code under test
+	// that writes files relative to its working directory writes there.
+	cwd := filepath.Join(j.sess.WS.Dir, "cwd")
+	if err := os.MkdirAll(cwd, 0o755); err != nil {
+		return err
+	}
+	// Retrying a timed-out test keeps a moment of load from changing the
+	// result of a run with an evaluation budget, which promises the same
+	// file for the same seed; under a time budget results vary anyway,
+	// and a test that really hangs would cost its worker twice as long.
+	retry := j.cfg.Budget.MaxEvals > 0
+	j.x = harness.NewExecutor(bin, harness.Options{Workers: j.cfg.Workers, Timeout: j.cfg.Timeout, RetryTimeouts: retry, Dir: cwd, Ops: len(j.cluster.Ops)})
+	return nil
+}
+
+// close stops the executor and removes the instrumented session.
+func (j *job) close() {
+	j.x.Close()
+	j.sess.Close()
+}
+
+// outputPath resolves and checks the output file before any work: its
+// directory must exist and be writable, and an existing file must be one
+// cling wrote (or --force).
+func outputPath(a *couple.Analysis, cfg Config) (string, error) {
+	out := cfg.Out
+	if out == "" {
+		out = filepath.Join(a.Caller.Pkg.Dir, "cling_"+a.Callee.Pkg.Name+"_test.go")
+	} else if !filepath.IsAbs(out) {
+		out = filepath.Join(a.Prog.Dir, out)
+	}
+	if !strings.HasSuffix(out, "_test.go") {
+		return "", &Error{Msg: fmt.Sprintf("output file %s must end in _test.go", out)}
+	}
+	if filepath.Clean(filepath.Dir(out)) != filepath.Clean(a.Caller.Pkg.Dir) {
+		return "", &Error{Msg: fmt.Sprintf("output file %s must be in the caller's directory %s (tests of package %s_test)", out, a.Caller.Pkg.Dir, a.Caller.Pkg.Name)}
+	}
+	if err := writable(filepath.Dir(out)); err != nil {
+		return "", &Error{Msg: fmt.Sprintf("cannot write %s: %v", out, err)}
+	}
+	if b, err := os.ReadFile(out); err == nil {
+		if !bytes.Contains(b, []byte(Marker)) && !cfg.Force {
+			return "", &Error{Msg: fmt.Sprintf("%s exists and was not written by cling (use --force to overwrite it)", out)}
+		}
+		if st, err := os.Stat(out); err == nil && st.Mode().Perm()&0o200 == 0 {
+			return "", &Error{Msg: fmt.Sprintf("cannot write %s: file is read-only", out)}
+		}
+	}
+	return out, nil
+}
+
+// writable reports whether files can be created in dir, without creating
+// any.
+func writable(dir string) error {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	return syscall.Access(dir, 2) // W_OK
+}
+
+// dialectOf picks testify when the caller's module already requires it
+// (writing the test file must not change go.mod), the standard testing
+// package otherwise.
+func dialectOf(a *couple.Analysis) emit.Dialect {
+	m := a.Caller.Pkg.Module
+	if m == nil || m.GoMod == "" {
+		return emit.Std
+	}
+	data, err := os.ReadFile(m.GoMod)
+	if err != nil {
+		return emit.Std
+	}
+	f, err := modfile.ParseLax(m.GoMod, data, nil)
+	if err != nil {
+		return emit.Std
+	}
+	for _, r := range f.Require {
+		if r.Mod.Path == "github.com/stretchr/testify" {
+			return emit.Testify
+		}
+	}
+	return emit.Std
+}
+
+// seedConstants adds to the constant pool the literals of the test files of
+// R and E (realistic inputs) and of the other packages the cluster calls.
+// Only the parse of their files is needed, not a type-checked load.
+func seedConstants(a *couple.Analysis, c *testcase.Cluster, tags []string) {
+	dirs := []string{a.Caller.Pkg.Dir, a.Callee.Pkg.Dir}
+	if pkgs := c.SeedPackages(); len(pkgs) > 0 {
+		if listed, err := ccfg.List(ccfg.LoadConfig{Dir: a.Prog.Dir, Tags: tags, Patterns: pkgs}); err == nil {
+			for _, l := range listed {
+				dirs = append(dirs, l.Dir)
+			}
+		}
+	}
+	for i, dir := range dirs {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		sort.Strings(files)
+		for _, f := range files {
+			// R's and E's own files are already in the pool.
+			if i < 2 && !strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			parsed, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.SkipObjectResolution)
+			if err == nil {
+				c.Constants.Add(parsed)
+			}
+		}
+	}
+}

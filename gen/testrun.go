@@ -1,0 +1,241 @@
+package gen
+
+import (
+	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cling-go/cling/internal/fstree"
+	"github.com/cling-go/cling/internal/gotest"
+	"github.com/cling-go/cling/internal/proc"
+	"github.com/cling-go/cling/probe"
+)
+
+// runFile runs the emitted tests against the original (not
+// instrumented) packages and returns the names of the tests that failed,
+// did not compile, or have vet findings. The test binary is built through
+// an overlay of the output file only, and runs in a temporary copy of the
+// package directory (its files and testdata), so that nothing the tests do
+// can touch the module.
+func (j *job) runFile(ctx context.Context, src []byte, tests []namedTest) (map[string]bool, error) {
+	a, out := j.a, j.out
+	ws, err := probe.NewWorkspace(a.Prog)
+	if err != nil {
+		return nil, err
+	}
+	defer ws.Close()
+	if err := ws.Set(out, src); err != nil {
+		return nil, err
+	}
+	overlay, err := ws.OverlayFile()
+	if err != nil {
+		return nil, err
+	}
+	bin := filepath.Join(ws.Dir, "verify.test")
+	buildOut, err := gotest.Build(ctx, gotest.BuildOptions{Dir: a.Prog.Dir, Package: a.Caller.Pkg.Path, Binary: bin, Overlay: overlay, Tags: j.cfg.Tags})
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	j.debug(buildOut)
+	if err != nil {
+		lines := strings.Split(string(buildOut), "\n")
+		blamed := blame(src, out, lines)
+		if len(blamed) == 0 {
+			return nil, &Error{Msg: "the generated tests do not build: " + firstLine(lines)}
+		}
+		return blamed, nil
+	}
+	dir := filepath.Join(ws.Dir, "pkg")
+	if err := copyPackageDir(a.Caller.Pkg.Dir, dir); err != nil {
+		return nil, err
+	}
+	// The runs are split over two processes, so that values that differ
+	// between processes fail too.
+	count := max(j.cfg.Verify, 2)
+	failed := map[string]bool{}
+	for _, n := range []int{count - count/2, count / 2} {
+		f, err := j.runTests(ctx, bin, dir, tests, n)
+		if err != nil {
+			return nil, err
+		}
+		for name := range f {
+			failed[name] = true
+		}
+	}
+	if len(failed) > 0 {
+		return failed, nil
+	}
+	return j.vet(ctx, src, overlay)
+}
+
+// runTests runs the tests n times each in one process of the test binary
+// and returns the names of those that failed. A test that ends the
+// process (a panic in a test, a fatal runtime error, the binary's
+// timeout) fails, and the tests that had not run n times yet run again in
+// a new process, so that one such test does not cost the others.
+func (j *job) runTests(ctx context.Context, bin, dir string, tests []namedTest, n int) (map[string]bool, error) {
+	failed := map[string]bool{}
+	passes := map[string]int{}
+	pending := tests
+	for len(pending) > 0 {
+		var names []string
+		for _, t := range pending {
+			names = append(names, t.Name)
+		}
+		// Every test passed the executor's timeout twice already; the
+		// binary's timeout only guards against one that now hangs. The
+		// binary runs under go tool test2json, whose whole output goes
+		// to the debug writer.
+		timeout := max(2*time.Minute, time.Duration(n*len(pending))*j.cfg.Timeout/4)
+		out, err := gotest.Run(ctx, gotest.RunOptions{
+			Binary:    bin,
+			Dir:       dir,
+			Run:       gotest.RunPattern(names),
+			Count:     n,
+			Timeout:   timeout,
+			Test2JSON: true,
+		})
+		if err != nil {
+			return nil, err
+		}
+		j.debug(out.Output)
+		// A test fails when it or one of its subtests reported a
+		// failure, or when it never ended: the process died while it ran.
+		broken := false
+		for _, t := range out.Tests {
+			if t.Fails > 0 || t.SubtestFails > 0 || t.Running {
+				failed[t.Name] = true
+				broken = true
+			}
+			passes[t.Name] += t.Passes + t.Skips
+		}
+		if out.Err == nil {
+			break
+		}
+		if !broken {
+			// The process died outside any test: blame every test.
+			for _, t := range pending {
+				failed[t.Name] = true
+			}
+			break
+		}
+		var again []namedTest
+		for _, t := range pending {
+			if !failed[t.Name] && passes[t.Name] < n {
+				again = append(again, t)
+			}
+		}
+		pending = again
+	}
+	return failed, nil
+}
+
+// copyPackageDir copies a package directory's files and its testdata tree,
+// the files its tests may read, to dst.
+func copyPackageDir(src, dst string) error {
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		return err
+	}
+	for _, e := range entries {
+		from, to := filepath.Join(src, e.Name()), filepath.Join(dst, e.Name())
+		switch {
+		case e.IsDir() && e.Name() == "testdata":
+			if err := fstree.Copy(from, to); err != nil {
+				return err
+			}
+		case e.Type().IsRegular():
+			b, err := os.ReadFile(from)
+			if err != nil {
+				return err
+			}
+			if err := os.WriteFile(to, b, 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// vet runs go vet on the caller package with the generated file (src,
+// through overlay) and blames the tests its findings in that file point
+// into.
+func (j *job) vet(ctx context.Context, src []byte, overlay string) (map[string]bool, error) {
+	a := j.a
+	args := []string{"vet", "-overlay", overlay}
+	if len(j.cfg.Tags) > 0 {
+		args = append(args, "-tags="+strings.Join(j.cfg.Tags, ","))
+	}
+	args = append(args, a.Caller.Pkg.Path)
+	cmd := proc.Command(ctx, "go", args...)
+	cmd.Dir = a.Prog.Dir
+	output, _ := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	j.debug(output)
+	return blame(src, j.out, strings.Split(string(output), "\n")), nil
+}
+
+// debug writes the output of a go command to the configuration's Debug
+// writer, if set.
+func (j *job) debug(output []byte) {
+	if j.cfg.Debug != nil {
+		j.cfg.Debug.Write(output)
+	}
+}
+
+// blame maps error lines that point into the generated file to the test
+// functions containing them.
+func blame(src []byte, out string, lines []string) map[string]bool {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, out, src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	type span struct {
+		name     string
+		from, to int
+	}
+	var spans []span
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && strings.HasPrefix(fd.Name.Name, "Test") {
+			spans = append(spans, span{fd.Name.Name, fset.Position(fd.Pos()).Line, fset.Position(fd.End()).Line})
+		}
+	}
+	base := filepath.Base(out)
+	re := regexp.MustCompile(regexp.QuoteMeta(base) + `:(\d+)(:\d+)?`)
+	blamed := map[string]bool{}
+	for _, l := range lines {
+		for _, m := range re.FindAllStringSubmatch(l, -1) {
+			line, _ := strconv.Atoi(m[1])
+			for _, s := range spans {
+				if line >= s.from && line <= s.to {
+					blamed[s.name] = true
+				}
+			}
+		}
+	}
+	return blamed
+}
+
+// firstLine is the first line of a go command's output that is an
+// error, not a package header or a FAIL line.
+func firstLine(lines []string) string {
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") && !strings.HasPrefix(l, "FAIL") {
+			return l
+		}
+	}
+	return "unknown error"
+}
