@@ -60,3 +60,39 @@ func TestE(t *testing.T) {}
 	assert.ElementsMatch(t, []string{"TestB", "TestD"}, keys(failed))
 }
 
+// Errors that point into the generated file blame the test functions
+// around their lines; other files' errors and lines outside tests blame
+// none.
+func TestBlame(t *testing.T) {
+	src := `package p_test
+
+import "testing"
+
+func TestA(t *testing.T) {
+	_ = 1
+}
+
+func TestB(t *testing.T) {
+	_ = 2
+}
+`
+	for _, tc := range []struct {
+		name  string
+		lines []string
+		want  []string
+	}{
+		{"one", []string{"./cling_e_test.go:6:2: declared and not used: x"}, []string{"TestA"}},
+		{"both", []string{"# example.com/p_test", "/tmp/x/p/cling_e_test.go:10:6: undefined: y", "vet: cling_e_test.go:5:1: bad", "cling_e_test.go:5"}, []string{"TestA", "TestB"}},
+		{"import", []string{"cling_e_test.go:3:8: \"testing\" imported and not used"}, nil},
+		{"other file", []string{"p_test.go:6:2: undefined: z"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.ElementsMatch(t, tc.want, keys(blame([]byte(src), "/work/p/cling_e_test.go", tc.lines)))
+		})
+	}
+}
+
+func TestFirstLine(t *testing.T) {
+	assert.Equal(t, "p_test.go:3:2: undefined: x", firstLine([]string{"# example.com/p", "", "  p_test.go:3:2: undefined: x", "FAIL example.com/p [build failed]"}))
+	assert.Equal(t, "unknown error", firstLine([]string{"# example.com/p", "FAIL"}))
+}

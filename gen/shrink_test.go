@@ -1,0 +1,131 @@
+package gen
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/cling-go/cling/testcase"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// shrinkCandidates runs a shrinker on t, accepting the candidates keep
+// approves, and returns every candidate it proposed (its statements'
+// operations, string values quoted) and the test it ends with.
+func shrinkCandidates(t *testcase.Test, keep func(*testcase.Test) bool) ([]string, *testcase.Test) {
+	s := &shrinker{t: t, pos: t.Len() - 1}
+	var proposed []string
+	for c := s.next(); c != nil; c = s.next() {
+		proposed = append(proposed, describe(c))
+		if keep(c) {
+			s.accept(c)
+		}
+	}
+	return proposed, s.t
+}
+
+func describe(t *testcase.Test) string {
+	var parts []string
+	for _, st := range t.Stmts {
+		if v, ok := st.Value.(string); ok {
+			parts = append(parts, fmt.Sprintf("%q", v))
+		} else {
+			parts = append(parts, st.Op.Name)
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// shopTest is a test of the shop's checkout package: it adds an item to
+// a cart and checks out.
+func shopTest(t *testing.T) *testcase.Test {
+	t.Helper()
+	c := testcase.NewCluster(analyze(t, "shop", "./checkout", "./pricing"), 4)
+	ops := map[string]*testcase.Op{}
+	for _, o := range c.Ops {
+		ops[o.Name] = o
+	}
+	stmt := func(op string, value any, args ...int) testcase.Stmt {
+		require.Contains(t, ops, op)
+		st := testcase.Stmt{Op: ops[op], Value: value}
+		for _, a := range args {
+			st.Args = append(st.Args, testcase.Ref{Stmt: a})
+		}
+		return st
+	}
+	test := &testcase.Test{Stmts: []testcase.Stmt{
+		stmt("lit string", "EUR"),
+		stmt("checkout.NewCart", nil, 0),
+		stmt("lit string", "mug"),
+		stmt("lit int", int64(2)),
+		stmt("lit int64", int64(450)),
+		stmt("(*checkout.Cart).AddItem", nil, 1, 2, 3, 4),
+		stmt("inventory.NewStock", nil),
+		stmt("nil *pricing.Engine", nil),
+		stmt("(*checkout.Cart).Checkout", nil, 1, 6, 7),
+	}}
+	require.NoError(t, test.Valid())
+	return test
+}
+
+// The shrinker proposes removing statements from last to first (only
+// AddItem can go: the others feed the covering call Checkout), then
+// leaving out arguments (none of these calls has one that can be left
+// out), then removing ever smaller runs of each string's characters.
+func TestShrinker(t *testing.T) {
+	const rest = "; lit int; lit int64; (*checkout.Cart).AddItem; inventory.NewStock; nil *pricing.Engine; (*checkout.Cart).Checkout"
+	withoutAddItem := `"EUR"; checkout.NewCart; inventory.NewStock; nil *pricing.Engine; (*checkout.Cart).Checkout`
+	for _, tc := range []struct {
+		name     string
+		keep     func(*testcase.Test) bool
+		proposed []string
+		final    string
+	}{
+		{
+			name: "every candidate rejected",
+			keep: func(*testcase.Test) bool { return false },
+			proposed: []string{
+				withoutAddItem,
+				`""; checkout.NewCart; "mug"` + rest,
+				`"R"; checkout.NewCart; "mug"` + rest,
+				`"EU"; checkout.NewCart; "mug"` + rest,
+				`"UR"; checkout.NewCart; "mug"` + rest,
+				`"ER"; checkout.NewCart; "mug"` + rest,
+				`"EU"; checkout.NewCart; "mug"` + rest,
+				`"EUR"; checkout.NewCart; ""` + rest,
+				`"EUR"; checkout.NewCart; "g"` + rest,
+				`"EUR"; checkout.NewCart; "mu"` + rest,
+				`"EUR"; checkout.NewCart; "ug"` + rest,
+				`"EUR"; checkout.NewCart; "mg"` + rest,
+				`"EUR"; checkout.NewCart; "mu"` + rest,
+			},
+			final: `"EUR"; checkout.NewCart; "mug"` + rest,
+		},
+		{
+			name: "kept while the strings hold a U and a g",
+			keep: func(c *testcase.Test) bool {
+				return c.Len() == 9 && strings.Contains(c.Stmts[0].Value.(string), "U") && strings.Contains(c.Stmts[2].Value.(string), "g")
+			},
+			proposed: []string{
+				withoutAddItem,
+				`""; checkout.NewCart; "mug"` + rest,
+				`"R"; checkout.NewCart; "mug"` + rest,
+				`"EU"; checkout.NewCart; "mug"` + rest,
+				`"U"; checkout.NewCart; "mug"` + rest,
+				`""; checkout.NewCart; "mug"` + rest,
+				`"U"; checkout.NewCart; ""` + rest,
+				`"U"; checkout.NewCart; "g"` + rest,
+				`"U"; checkout.NewCart; ""` + rest,
+				`"U"; checkout.NewCart; ""` + rest,
+			},
+			final: `"U"; checkout.NewCart; "g"` + rest,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			proposed, final := shrinkCandidates(shopTest(t), tc.keep)
+			assert.Equal(t, tc.proposed, proposed)
+			assert.Equal(t, tc.final, describe(final))
+		})
+	}
+}
