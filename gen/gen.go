@@ -142,7 +142,8 @@ func Run(ctx context.Context, a *couple.Analysis, cfg Config) (*Report, error) {
 	return rep, nil
 }
 
-// report describes the file as it stands after the search stats.
+// report describes the run: the file as it stands, what the search
+// found (stats) and what the executor did.
 func (j *job) report(stats *mosa.Stats) *Report {
 	rep := &Report{
 		CoupledBranches: len(j.a.Goals),
