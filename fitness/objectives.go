@@ -42,14 +42,12 @@ type Objectives struct {
 	covTouch   []int32
 	// Caches of D(r) per caller outcome and D(e|s) per callee slot
 	// outcome, valid for the trace whose stamp they carry.
-	stamp         uint32
-	rCache        []float64
-	rStamp        []uint32
-	eCache        []float64
-	eStamp        []uint32
-	allGoals      []int32
-	maxApproach   float64
-	entryDistance func(entry int32, site int) float64
+	stamp    uint32
+	rCache   []float64
+	rStamp   []uint32
+	eCache   []float64
+	eStamp   []uint32
+	allGoals []int32
 }
 
 // goalInfo is a coupled branch in numbers.

@@ -187,7 +187,6 @@ type Cluster struct {
 	producers  typeutil.Map // types.Type -> []*Op
 	methods    typeutil.Map // types.Type -> []*Op
 	height     typeutil.Map // types.Type -> int (buildHeight)
-	primOps    typeutil.Map
 	fieldSets  typeutil.Map // pointer type -> []*Op
 	seenOps    map[string]*Op
 	skipReason map[string]bool

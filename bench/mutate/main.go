@@ -45,7 +45,6 @@ const (
 type target struct {
 	name, caller, callee string
 	dir                  string // module directory to copy
-	ops                  string
 }
 
 // report is the part of cling's JSON output the benchmark reads.

@@ -8,6 +8,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -38,7 +39,7 @@ func main() {
 
 func run(args []string, w io.Writer) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: cbcsummary LABEL=FILE...")
+		return errors.New("usage: cbcsummary LABEL=FILE [LABEL=FILE ...]")
 	}
 	fmt.Fprintln(w, "| module | caller R | callee E | tests | failed tests | call sites | coupled branches | covered | CBC | unobservable constructs |")
 	fmt.Fprintln(w, "|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
