@@ -26,7 +26,7 @@ func ids(bs []couple.Branch) []string {
 	return out
 }
 
-// The paper's worked example: exactly two coupled branches, both at the
+// The worked example of Derakhshanfar et al. 2022 (section 3.1): exactly two coupled branches, both at the
 // Refuel call site, pairing the false branch of p.Lazy with both branches
 // of FuelAmount < 50.
 func TestPersonCar(t *testing.T) {

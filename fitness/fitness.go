@@ -10,7 +10,8 @@
 // distance at that node. Two forms combine the distances to r and e:
 // Layered (the default), which is monotone in the progress of a test
 // along r, s and e, and Paper, the form of the criterion as first
-// published.
+// published (Derakhshanfar et al. 2022, section 3.2.1; see the README's
+// References).
 package fitness
 
 import (
@@ -61,7 +62,7 @@ func ParseForm(name string) (Form, error) {
 
 // Worst is the objective of a goal for a test that did not run (it timed
 // out or crashed), or was not evaluated for that goal: the largest value
-// of the layered form (the paper's form can exceed it).
+// of the layered form (the Paper form can exceed it).
 const Worst = 3
 
 // nu normalises a distance into [0, 1): ν(x) = x/(x+1).

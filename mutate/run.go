@@ -671,8 +671,9 @@ func (r *runner) evalMutant(ctx context.Context, m *Mutant, run runFunc) (*evalR
 	return res, nil
 }
 
-// Comparison is paper 002's RQ2.2 measure: the mutants a generated test
-// file kills that the other tests do not, and the reverse.
+// Comparison is the measure of RQ2.2 in Derakhshanfar et al. 2022 (see
+// the README's References): the mutants a generated test file kills that
+// the other tests do not, and the reverse.
 type Comparison struct {
 	// File is the generated test file (as given); Tests its tests.
 	File  string

@@ -83,7 +83,8 @@ func TestLazyTakesBus(t *testing.T) {
 }
 `
 
-// The hand-worked coverage of the paper's example: one of the two coupled
+// The hand-worked coverage of the worked example of Derakhshanfar et al.
+// 2022 (section 3.1): one of the two coupled
 // branches, because the false branch of Refuel is only reached by a direct
 // call from the test.
 func TestPersonCarHandWorked(t *testing.T) {
