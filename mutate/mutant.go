@@ -43,8 +43,9 @@ const (
 	NotViable  Status = "not-viable"
 )
 
-// Statuses lists the statuses in report order.
-var Statuses = []Status{Killed, Survived, NotCovered, Timeout, NotViable}
+// Statuses lists the statuses in report order, in a new slice the caller
+// may keep or change.
+func Statuses() []Status { return []Status{Killed, Survived, NotCovered, Timeout, NotViable} }
 
 // Mutant is one mutant: a single change of R's or E's source, guarded by
 // its ID in the schemata.

@@ -77,9 +77,9 @@ type htmlMutant struct {
 }
 
 func newHTMLData(res *mutate.Result) *htmlData {
-	d := &htmlData{Caller: res.Caller, Callee: res.Callee, Tests: len(res.Tests), StatusNames: mutate.Statuses, Compare: res.Compare}
+	d := &htmlData{Caller: res.Caller, Callee: res.Callee, Tests: len(res.Tests), StatusNames: mutate.Statuses(), Compare: res.Compare}
 	counts := res.Counts()
-	for _, s := range mutate.Statuses {
+	for _, s := range mutate.Statuses() {
 		d.Statuses = append(d.Statuses, htmlCount{s, counts[s]})
 	}
 	for _, m := range res.Mutants {
@@ -103,7 +103,7 @@ func newHTMLData(res *mutate.Result) *htmlData {
 		for _, m := range byOp[o] {
 			c[m.Status]++
 		}
-		for _, s := range mutate.Statuses {
+		for _, s := range mutate.Statuses() {
 			row.Counts = append(row.Counts, c[s])
 		}
 		d.Operators = append(d.Operators, row)
@@ -117,7 +117,7 @@ func newHTMLData(res *mutate.Result) *htmlData {
 			c[m.Status]++
 			byLine[m.Line] = append(byLine[m.Line], m)
 		}
-		for _, s := range mutate.Statuses {
+		for _, s := range mutate.Statuses() {
 			if c[s] > 0 {
 				f.Counts = append(f.Counts, htmlCount{s, c[s]})
 			}

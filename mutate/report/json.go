@@ -64,7 +64,7 @@ func NewJSON(res *mutate.Result, withTiming bool) *JSON {
 		Caller: res.Caller, Callee: res.Callee, Operators: res.Operators,
 		Tests: len(res.Tests), Mutants: []Mutant{}, Counts: map[mutate.Status]int{}, Score: res.Score(),
 	}
-	for _, s := range mutate.Statuses {
+	for _, s := range mutate.Statuses() {
 		rep.Counts[s] = 0
 	}
 	for _, m := range res.Mutants {

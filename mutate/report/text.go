@@ -33,7 +33,7 @@ func WriteText(w io.Writer, res *mutate.Result) {
 	pad := func(s string) string { return s + strings.Repeat(" ", width-len(s)) }
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, pad("OPERATOR")+"\t")
-	for _, s := range mutate.Statuses {
+	for _, s := range mutate.Statuses() {
 		fmt.Fprintf(tw, "%s\t", strings.ToUpper(string(s)))
 	}
 	fmt.Fprintln(tw, "TOTAL\tSCORE\t")
@@ -47,7 +47,7 @@ func WriteText(w io.Writer, res *mutate.Result) {
 			c[m.Status]++
 		}
 		fmt.Fprintf(tw, "%s\t", pad(name))
-		for _, s := range mutate.Statuses {
+		for _, s := range mutate.Statuses() {
 			fmt.Fprintf(tw, "%d\t", c[s])
 		}
 		fmt.Fprintf(tw, "%d\t%s\t\n", len(ms), scoreText(ms))
