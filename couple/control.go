@@ -22,9 +22,9 @@ func newControlCache() *controlCache { return &controlCache{memo: map[string][]B
 //   - a branch n→m inside a function g is returned when every path from m
 //     to g's exit passes through the set S_g of blocks that lead
 //     unavoidably to the target, and some path from n avoids S_g
-//     (Definition 3.1 of the Coupled Branches Criterion, generalised from
-//     one node to a set so that a helper called on both arms of an if does
-//     not make either arm a target);
+//     (Definition 3.1 of the Coupled Branches Criterion in Derakhshanfar
+//     et al. 2022, generalised from one node to a set so that a helper
+//     called on both arms of an if does not make either arm a target);
 //   - when g's entry leads unavoidably to the target, the target is lifted
 //     to g's callers: every same-package block that calls or references g
 //     joins S of its function, and if g is externally callable the

@@ -26,9 +26,9 @@ func ids(bs []couple.Branch) []string {
 	return out
 }
 
-// The worked example of Derakhshanfar et al. 2022 (section 3.1): exactly two coupled branches, both at the
-// Refuel call site, pairing the false branch of p.Lazy with both branches
-// of FuelAmount < 50.
+// The worked example of Derakhshanfar et al. 2022 (section 3.1): exactly
+// two coupled branches, both at the Refuel call site, pairing the false
+// branch of p.Lazy with both branches of FuelAmount < 50.
 func TestPersonCar(t *testing.T) {
 	a := analyze(t, "personcar", "./person", "./car")
 	require.Len(t, a.Sites, 2)

@@ -84,9 +84,8 @@ func TestLazyTakesBus(t *testing.T) {
 `
 
 // The hand-worked coverage of the worked example of Derakhshanfar et al.
-// 2022 (section 3.1): one of the two coupled
-// branches, because the false branch of Refuel is only reached by a direct
-// call from the test.
+// 2022 (section 3.1): one of the two coupled branches, because the false
+// branch of Refuel is only reached by a direct call from the test.
 func TestPersonCarHandWorked(t *testing.T) {
 	dir := fixture.Copy(t, "personcar")
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "person", "person_test.go"), []byte(personcarSuite), 0o644))

@@ -84,7 +84,8 @@ func NewGenerator(c *Cluster, cfg Config, seed int64) *Generator {
 
 // RandomTest builds a test that calls at least one covering function
 // first, then further calls of R's API, covering functions preferred
-// (Derakhshanfar et al. 2022, section 3.2.3). It returns nil if the cluster has no covering call.
+// (Derakhshanfar et al. 2022, section 3.2.3). It returns nil if the
+// cluster has no covering call.
 func (g *Generator) RandomTest() *Test {
 	if len(g.C.Covering) == 0 {
 		return nil
