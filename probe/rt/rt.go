@@ -65,13 +65,18 @@ var (
 	side   []uint8
 
 	// Caller-side state, per node and per outcome (2n true, 2n+1 false).
-	rEval    []bool
+	// rEvals counts the node's evaluations in this test, up to 2 (0: not
+	// evaluated): the whole-suite fitness asks whether a predicate was
+	// evaluated at least twice.
+	rEvals   []uint8
 	rDist    []float64
 	rFirst   []uint32
 	rTouched []int32
 
-	// Call sites: the sequence number of the last entry.
+	// Call sites: the sequence number of the last entry, and the entries
+	// counted up to 2.
 	siteEnter   []uint32
+	siteEnters  []uint8
 	siteTouched []int32
 
 	// Callee-side state per call-site context: slot k of site s is
@@ -80,7 +85,7 @@ var (
 	slotBase []int32
 	slotSite []int32 // global slot -> site
 	slotNode []int32 // global slot -> node
-	ctxEval  []bool
+	ctxEvals []uint8 // evaluations per slot, up to 2, as rEvals
 	ctxDist  []float64
 	ctxLast  []uint32
 	ctxTouch []int32
@@ -136,12 +141,13 @@ func Setup(t *Table) {
 	tbl = t
 	nNodes = int32(len(t.Side))
 	side = t.Side
-	rEval = make([]bool, nNodes)
+	rEvals = make([]uint8, nNodes)
 	rDist = make([]float64, 2*nNodes)
 	rFirst = make([]uint32, 2*nNodes)
 	rangeBreak = make([]bool, nNodes)
 	sites := int32(len(t.SiteBR))
 	siteEnter = make([]uint32, sites)
+	siteEnters = make([]uint8, sites)
 	slotOf = make([]int32, int(sites)*int(nNodes))
 	for i := range slotOf {
 		slotOf[i] = -1
@@ -158,7 +164,7 @@ func Setup(t *Table) {
 		}
 		total += int32(len(slots))
 	}
-	ctxEval = make([]bool, total)
+	ctxEvals = make([]uint8, total)
 	ctxDist = make([]float64, 2*total)
 	ctxLast = make([]uint32, 2*total)
 	ctxScan = make([]uint32, 2*total)
@@ -207,16 +213,16 @@ func seen(o int32) bool {
 // Reset clears the per-test state: a new test execution begins.
 func Reset() {
 	for _, n := range rTouched {
-		rEval[n] = false
+		rEvals[n] = 0
 		rFirst[2*n], rFirst[2*n+1] = 0, 0
 	}
 	rTouched = rTouched[:0]
 	for _, s := range siteTouched {
-		siteEnter[s] = 0
+		siteEnter[s], siteEnters[s] = 0, 0
 	}
 	siteTouched = siteTouched[:0]
 	for _, k := range ctxTouch {
-		ctxEval[k] = false
+		ctxEvals[k] = 0
 		ctxLast[2*k], ctxLast[2*k+1] = 0, 0
 	}
 	ctxTouch = ctxTouch[:0]
@@ -239,31 +245,24 @@ func BeginTest(name string) {
 // hit records one evaluation of node n: the node's outcome and, when the
 // table asks for distances, the branch distances to its true and false
 // outcomes.
+//
+// It stamps the outcome with the current context (see seen) only from the
+// node's second evaluation in the test on (its second in the call site's
+// context for a callee node): the probes' fast path then skips later
+// evaluations, and the first two still reach hit, which counts them.
 func hit(n int32, outcome bool, dTrue, dFalse float64) {
 	if uint32(n) >= uint32(nNodes) {
 		return
 	}
-	if outcome {
-		stamp[2*n] = ctx
-	} else {
-		stamp[2*n+1] = ctx
+	o := 2 * n
+	if !outcome {
+		o++
 	}
 	if side[n] == 0 {
-		o := 2 * n
-		if !outcome {
-			o++
-		}
-		if !rEval[n] {
-			rEval[n] = true
+		if evaluated(rEvals, rDist, n, dTrue, dFalse) {
 			rTouched = append(rTouched, n)
-			rDist[2*n], rDist[2*n+1] = dTrue, dFalse
-		} else if distancesOn {
-			if dTrue < rDist[2*n] {
-				rDist[2*n] = dTrue
-			}
-			if dFalse < rDist[2*n+1] {
-				rDist[2*n+1] = dFalse
-			}
+		} else {
+			stamp[o] = ctx
 		}
 		if rFirst[o] == 0 {
 			seq++
@@ -274,48 +273,67 @@ func hit(n int32, outcome bool, dTrue, dFalse float64) {
 	}
 	d := depth
 	if d <= 0 || d > maxDepth {
+		stamp[o] = ctx
 		return // a callee branch outside any call from R: not counted
 	}
 	fr := &stack[d-1]
 	k := slotOf[int(fr.site)*int(nNodes)+int(n)]
 	if k < 0 {
+		stamp[o] = ctx
 		return
 	}
 	slot := slotBase[fr.site] + k
-	if !ctxEval[slot] {
-		ctxEval[slot] = true
+	if evaluated(ctxEvals, ctxDist, slot, dTrue, dFalse) {
 		ctxTouch = append(ctxTouch, slot)
-		ctxDist[2*slot], ctxDist[2*slot+1] = dTrue, dFalse
-	} else if distancesOn {
-		if dTrue < ctxDist[2*slot] {
-			ctxDist[2*slot] = dTrue
-		}
-		if dFalse < ctxDist[2*slot+1] {
-			ctxDist[2*slot+1] = dFalse
-		}
+	} else {
+		stamp[o] = ctx
 	}
-	o := 2 * slot
+	so := 2 * slot
 	ei := 2 * k
 	if !outcome {
-		o++
+		so++
 		ei++
 	}
-	if ctxLast[o] == fr.start {
+	if ctxLast[so] == fr.start {
 		return // already taken in this call
 	}
-	ctxLast[o] = fr.start
-	if k >= tbl.SiteNBE[fr.site] || ctxScan[o] == fr.epoch {
+	ctxLast[so] = fr.start
+	if k >= tbl.SiteNBE[fr.site] || ctxScan[so] == fr.epoch {
 		// Not a goal's callee branch; or no caller outcome was taken for
 		// the first time since the last check: the same goals as then.
 		return
 	}
-	ctxScan[o] = fr.epoch
+	ctxScan[so] = fr.epoch
 	width := 2 * tbl.SiteNBE[fr.site]
 	for i, r := range tbl.SiteBR[fr.site] {
 		if f := rFirst[r]; f != 0 && f < fr.start {
 			cover(tbl.GoalBase[fr.site] + int32(i)*width + ei)
 		}
 	}
+}
+
+// evaluated counts one more evaluation of node or slot i in evals (up to
+// 2) and records its distances in dist[2i] and dist[2i+1]: those of the
+// first evaluation as they are, later ones as minima. It reports whether
+// this was the first evaluation in the test.
+func evaluated(evals []uint8, dist []float64, i int32, dTrue, dFalse float64) bool {
+	switch evals[i] {
+	case 0:
+		evals[i] = 1
+		dist[2*i], dist[2*i+1] = dTrue, dFalse
+		return true
+	case 1:
+		evals[i] = 2
+	}
+	if distancesOn {
+		if dTrue < dist[2*i] {
+			dist[2*i] = dTrue
+		}
+		if dFalse < dist[2*i+1] {
+			dist[2*i+1] = dFalse
+		}
+	}
+	return false
 }
 
 func cover(g int32) {
@@ -562,6 +580,9 @@ func Enter(s int32) Token {
 			siteTouched = append(siteTouched, s)
 		}
 		siteEnter[s] = seq
+		if siteEnters[s] < 2 {
+			siteEnters[s]++
+		}
 	}
 	return Token{}
 }

@@ -194,11 +194,11 @@ func TestTraceRoundTrip(t *testing.T) {
 	tr, rest, err := DecodeTrace(AppendTrace(nil))
 	require.NoError(t, err)
 	assert.Empty(t, rest)
-	assert.Equal(t, []CallerEval{{Node: 0, DistT: 0, DistF: 7, FirstT: 1, FirstF: 0}}, tr.Caller)
-	assert.Equal(t, []SiteEval{{Site: 0, LastEnter: 2}}, tr.Sites)
+	assert.Equal(t, []CallerEval{{Node: 0, DistT: 0, DistF: 7, FirstT: 1, FirstF: 0, Evals: 1}}, tr.Caller)
+	assert.Equal(t, []SiteEval{{Site: 0, LastEnter: 2, Entries: 1}}, tr.Sites)
 	assert.Equal(t, []CalleeEval{
-		{Site: 0, Node: 1, DistT: 2, DistF: 0, TakenT: false, TakenF: true},
-		{Site: 0, Node: 2, DistT: 0, DistF: 1, TakenT: true, TakenF: false},
+		{Site: 0, Node: 1, DistT: 2, DistF: 0, TakenT: false, TakenF: true, Evals: 1},
+		{Site: 0, Node: 2, DistT: 0, DistF: 1, TakenT: true, TakenF: false, Evals: 1},
 	}, tr.Callee)
 	assert.Equal(t, []int32{1}, tr.Covered, "false outcome of node 1 after r: goal 1")
 }
@@ -211,7 +211,7 @@ func TestListAndRange(t *testing.T) {
 	assert.Equal(t, uint32(0), rFirst[0], "node 0 true not taken")
 	assert.NotZero(t, rFirst[1], "node 0 false taken")
 	assert.NotZero(t, rFirst[2], "node 1 true taken")
-	assert.False(t, rEval[2], "node 2 not evaluated")
+	assert.Zero(t, rEvals[2], "node 2 not evaluated")
 
 	Reset()
 	RangeIter(3)
@@ -296,4 +296,73 @@ func TestRepeatedOutcomesAcrossContexts(t *testing.T) {
 	B(1, false, true)
 	X0()
 	assert.Equal(t, []int32{0}, Covered())
+}
+
+// Evaluations are counted up to two per caller node, per call site entry
+// and per callee node in a site's context, through the fast path of
+// repeated outcomes too, and start from zero in every test.
+func TestEvaluationCounts(t *testing.T) {
+	Setup(pairTable())
+	t.Cleanup(func() { Setup(&Table{}) })
+	trace := func() *Trace {
+		tr, _, err := DecodeTrace(AppendTrace(nil))
+		require.NoError(t, err)
+		return tr
+	}
+	evals := func(tr *Trace) (caller, entries uint8, callee []uint8) {
+		for _, c := range tr.Caller {
+			caller = c.Evals
+		}
+		for _, s := range tr.Sites {
+			entries = s.Entries
+		}
+		for _, c := range tr.Callee {
+			callee = append(callee, c.Evals)
+		}
+		return caller, entries, callee
+	}
+
+	// Once each.
+	Reset()
+	B(0, false, true)
+	Enter(0)
+	B(1, false, false)
+	B(2, false, true)
+	X0()
+	c, n, e := evals(trace())
+	assert.Equal(t, uint8(1), c)
+	assert.Equal(t, uint8(1), n)
+	assert.Equal(t, []uint8{1, 1}, e)
+
+	// The same outcomes again, in the same contexts (the fast path), and
+	// more: counted up to two.
+	Reset()
+	for i := 0; i < 5; i++ {
+		B(0, false, true)
+	}
+	for i := 0; i < 3; i++ {
+		Enter(0)
+		B(1, false, true)
+		B(1, false, true)
+		X0()
+	}
+	c, n, e = evals(trace())
+	assert.Equal(t, uint8(2), c)
+	assert.Equal(t, uint8(2), n)
+	assert.Equal(t, []uint8{2}, e)
+	assert.Equal(t, []int32{0}, Covered(), "counting changes no coverage")
+
+	// A callee node evaluated twice across two calls of the site counts
+	// twice; one evaluated outside any call is not counted.
+	Reset()
+	B(1, false, true)
+	Enter(0)
+	B(1, false, true)
+	X0()
+	Enter(0)
+	B(1, false, true)
+	X0()
+	_, n, e = evals(trace())
+	assert.Equal(t, uint8(2), n)
+	assert.Equal(t, []uint8{2}, e)
 }

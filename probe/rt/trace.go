@@ -21,27 +21,33 @@ type Trace struct {
 
 // CallerEval is one branching node of R (or an entry pseudo-node)
 // evaluated during the test: the minimum distances to its true and false
-// outcomes and the sequence numbers of the first time each was taken
-// (0 if never).
+// outcomes, the sequence numbers of the first time each was taken
+// (0 if never), and how many times the node was evaluated, 2 standing for
+// two or more.
 type CallerEval struct {
 	Node           int32
 	DistT, DistF   float64
 	FirstT, FirstF uint32
+	Evals          uint8
 }
 
 // SiteEval is a call site entered during the test, with the sequence
-// number of its last entry.
+// number of its last entry and the number of entries, 2 standing for two
+// or more.
 type SiteEval struct {
 	Site      int32
 	LastEnter uint32
+	Entries   uint8
 }
 
 // CalleeEval is a node of E evaluated inside calls made at a call site:
-// minimum distances, and whether each outcome was taken.
+// minimum distances, whether each outcome was taken, and how many times
+// the node was evaluated in those calls, 2 standing for two or more.
 type CalleeEval struct {
 	Site, Node     int32
 	DistT, DistF   float64
 	TakenT, TakenF bool
+	Evals          uint8
 }
 
 // AppendTrace appends the encoding of the current test's trace to buf.
@@ -53,11 +59,13 @@ func AppendTrace(buf []byte) []byte {
 		buf = appendDist(buf, rDist[2*n+1])
 		buf = binary.AppendUvarint(buf, uint64(rFirst[2*n]))
 		buf = binary.AppendUvarint(buf, uint64(rFirst[2*n+1]))
+		buf = append(buf, rEvals[n])
 	}
 	buf = binary.AppendUvarint(buf, uint64(len(siteTouched)))
 	for _, s := range siteTouched {
 		buf = binary.AppendUvarint(buf, uint64(s))
 		buf = binary.AppendUvarint(buf, uint64(siteEnter[s]))
+		buf = append(buf, siteEnters[s])
 	}
 	buf = binary.AppendUvarint(buf, uint64(len(ctxTouch)))
 	for _, k := range ctxTouch {
@@ -66,7 +74,9 @@ func AppendTrace(buf []byte) []byte {
 		buf = binary.AppendUvarint(buf, uint64(n))
 		buf = appendDist(buf, ctxDist[2*k])
 		buf = appendDist(buf, ctxDist[2*k+1])
-		var taken byte
+		// One byte: bit 0 true taken, bit 1 false taken, bits 2-3 the
+		// evaluations.
+		taken := ctxEvals[k] << 2
 		if ctxLast[2*k] != 0 {
 			taken |= 1
 		}
@@ -100,18 +110,18 @@ func DecodeTrace(b []byte) (*Trace, []byte, error) {
 	for i := uint64(0); i < n && r.err == nil; i++ {
 		t.Caller = append(t.Caller, CallerEval{
 			Node: int32(r.uvarint()), DistT: r.dist(), DistF: r.dist(),
-			FirstT: uint32(r.uvarint()), FirstF: uint32(r.uvarint()),
+			FirstT: uint32(r.uvarint()), FirstF: uint32(r.uvarint()), Evals: r.byte(),
 		})
 	}
 	n = r.uvarint()
 	for i := uint64(0); i < n && r.err == nil; i++ {
-		t.Sites = append(t.Sites, SiteEval{Site: int32(r.uvarint()), LastEnter: uint32(r.uvarint())})
+		t.Sites = append(t.Sites, SiteEval{Site: int32(r.uvarint()), LastEnter: uint32(r.uvarint()), Entries: r.byte()})
 	}
 	n = r.uvarint()
 	for i := uint64(0); i < n && r.err == nil; i++ {
 		e := CalleeEval{Site: int32(r.uvarint()), Node: int32(r.uvarint()), DistT: r.dist(), DistF: r.dist()}
 		taken := r.byte()
-		e.TakenT, e.TakenF = taken&1 != 0, taken&2 != 0
+		e.TakenT, e.TakenF, e.Evals = taken&1 != 0, taken&2 != 0, taken>>2
 		t.Callee = append(t.Callee, e)
 	}
 	n = r.uvarint()
