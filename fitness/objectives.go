@@ -36,10 +36,12 @@ type Objectives struct {
 	callerEval []*rt.CallerEval
 	touched    []int32
 	siteEnter  []uint32
-	calleeEval []*rt.CalleeEval
-	slotTouch  []int32
-	covered    []bool
-	covTouch   []int32
+	// siteEntries counts the entries of each site, up to 2.
+	siteEntries []uint8
+	calleeEval  []*rt.CalleeEval
+	slotTouch   []int32
+	covered     []bool
+	covTouch    []int32
 	// Caches of D(r) per caller outcome and D(e|s) per callee slot
 	// outcome, valid for the trace whose stamp they carry.
 	stamp    uint32
@@ -78,6 +80,7 @@ func NewObjectives(a *couple.Analysis, form Form) *Objectives {
 	o.ancDone = make([]bool, n)
 	o.callerEval = make([]*rt.CallerEval, n)
 	o.siteEnter = make([]uint32, len(a.Sites))
+	o.siteEntries = make([]uint8, len(a.Sites))
 	o.slotOf = make([]int32, len(a.Sites)*int(n))
 	for i := range o.slotOf {
 		o.slotOf[i] = -1
@@ -153,9 +156,8 @@ func (o *Objectives) load(tr *rt.Trace) {
 		o.callerEval[n] = nil
 	}
 	o.touched = o.touched[:0]
-	for i := range o.siteEnter {
-		o.siteEnter[i] = 0
-	}
+	clear(o.siteEnter)
+	clear(o.siteEntries)
 	for _, k := range o.slotTouch {
 		o.calleeEval[k] = nil
 	}
@@ -174,7 +176,7 @@ func (o *Objectives) load(tr *rt.Trace) {
 	}
 	for _, s := range tr.Sites {
 		if int(s.Site) < len(o.siteEnter) {
-			o.siteEnter[s.Site] = s.LastEnter
+			o.siteEnter[s.Site], o.siteEntries[s.Site] = s.LastEnter, s.Entries
 		}
 	}
 	for i := range tr.Callee {
