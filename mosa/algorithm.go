@@ -43,22 +43,56 @@ func DefaultConfig() Config {
 // wrong with the configuration.
 type Constructor func(cfg Config) (Algorithm, error)
 
+// Settings is a set of the settings an algorithm reads, so that the
+// command line can warn about a flag the chosen algorithm ignores.
+type Settings uint8
+
+const (
+	// ReadsPopulation is Config.Population.
+	ReadsPopulation Settings = 1 << iota
+	// ReadsCrossover is Config.Crossover and Config.CrossoverRate.
+	ReadsCrossover
+	// ReadsRepair is Config.RepairAttempts.
+	ReadsRepair
+	// ReadsObjectives says that the algorithm is guided by the engine's
+	// objectives (and so by their form, layered or paper).
+	ReadsObjectives
+)
+
 // DefaultAlgorithm is the algorithm of `cling gen`.
 const DefaultAlgorithm = "mosa"
 
-var algorithms = newRegistry[Constructor]("algorithm")
+// registeredAlgorithm is an algorithm's constructor and the settings it
+// reads.
+type registeredAlgorithm struct {
+	new   Constructor
+	reads Settings
+}
+
+var algorithms = newRegistry[registeredAlgorithm]("algorithm")
 
 // Register makes an algorithm available under name, with a one-line doc
-// for help texts. It is called from init functions; registering a name
-// twice panics.
-func Register(name, doc string, c Constructor) { algorithms.register(name, doc, c) }
+// for help texts and the settings it reads. It is called from init
+// functions; registering a name twice panics.
+func Register(name, doc string, reads Settings, c Constructor) {
+	algorithms.register(name, doc, registeredAlgorithm{new: c, reads: reads})
+}
 
 // Algorithms lists the registered algorithms, sorted by name.
 func Algorithms() []Entry { return algorithms.list() }
 
 // Lookup returns the constructor of the algorithm registered as name, or
 // an error naming the registered algorithms.
-func Lookup(name string) (Constructor, error) { return algorithms.lookup(name) }
+func Lookup(name string) (Constructor, error) {
+	a, err := algorithms.lookup(name)
+	return a.new, err
+}
+
+// Reads returns the settings the algorithm registered as name reads.
+func Reads(name string) (Settings, error) {
+	a, err := algorithms.lookup(name)
+	return a.reads, err
+}
 
 // New builds the algorithm registered as name, configured by cfg.
 func New(name string, cfg Config) (Algorithm, error) {

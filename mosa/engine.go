@@ -21,6 +21,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/cling-go/cling/fitness"
 	"github.com/cling-go/cling/harness"
 	"github.com/cling-go/cling/probe/rt"
 	"github.com/cling-go/cling/repair"
@@ -51,6 +52,16 @@ type Objectives interface {
 	// Worst is the objective of a goal for a test that was not evaluated
 	// for it.
 	Worst() float64
+}
+
+// SuiteObjectives are objectives that also tell how far a test got
+// towards each goal, which the whole-suite fitness needs;
+// fitness.Objectives is one.
+type SuiteObjectives interface {
+	Objectives
+	// Progress writes the progress of the test of trace tr towards each
+	// goal in goals (all goals if nil) into out.
+	Progress(tr *rt.Trace, goals []int32, out []fitness.Progress)
 }
 
 // Stats describe a search run.
@@ -92,8 +103,18 @@ type Engine struct {
 	// needs it; random search does not).
 	Objectives Objectives
 	Goals      int
-	Budget     Budget
-	Progress   func(Stats)
+	// Parents lists, per goal, the goals it structurally depends on
+	// (couple.Analysis.GoalParents): DynaMOSA makes a goal an objective
+	// once one of its parents is covered. Without it, every goal is a
+	// root.
+	Parents  [][]int32
+	Budget   Budget
+	Progress func(Stats)
+
+	// stage is the part of the budget the search is limited to (Stage):
+	// the evaluation count and the time at which it ends, zero for none.
+	stageEvals int
+	stageEnd   time.Time
 
 	start   time.Time
 	archive *Archive
@@ -134,26 +155,63 @@ func (e *Engine) begin(algorithm string) {
 	e.stats = Stats{Algorithm: algorithm, Goals: e.Goals, GoalSeconds: map[int32]float64{}}
 	e.repairs = repair.Counts{}
 	e.nextSec = 1
+	e.Stage(Budget{})
 }
 
-// Done reports whether the search must stop: the budget is spent, every
-// goal is covered, or ctx is done.
+// Done reports whether the search must stop: the budget (or the stage
+// of it, see Stage) is spent, every goal is covered, or ctx is done.
 func (e *Engine) Done(ctx context.Context) bool {
 	if ctx.Err() != nil || e.archive.Len() >= e.Goals {
 		return true
 	}
-	if e.Budget.MaxEvals > 0 && e.stats.Evaluations >= e.Budget.MaxEvals {
+	if e.Budget.MaxEvals > 0 && e.stats.Evaluations >= e.Budget.MaxEvals ||
+		e.stageEvals > 0 && e.stats.Evaluations >= e.stageEvals {
+		return true
+	}
+	if !e.stageEnd.IsZero() && !time.Now().Before(e.stageEnd) {
 		return true
 	}
 	return e.Budget.Time > 0 && time.Since(e.start) >= e.Budget.Time
 }
 
-// Remaining bounds a batch of n tests by the evaluations left.
+// Remaining bounds a batch of n tests by the evaluations left (in the
+// stage, if there is one).
 func (e *Engine) Remaining(n int) int {
 	if e.Budget.MaxEvals > 0 {
-		return min(n, e.Budget.MaxEvals-e.stats.Evaluations)
+		n = min(n, e.Budget.MaxEvals-e.stats.Evaluations)
 	}
-	return n
+	if e.stageEvals > 0 {
+		n = min(n, e.stageEvals-e.stats.Evaluations)
+	}
+	return max(n, 0)
+}
+
+// Left returns the part of the budget not spent yet: the evaluations and
+// the time left, a zero field for a limit the budget does not set. It is
+// meaningful while Done is false.
+func (e *Engine) Left() Budget {
+	var b Budget
+	if e.Budget.MaxEvals > 0 {
+		b.MaxEvals = e.Budget.MaxEvals - e.stats.Evaluations
+	}
+	if e.Budget.Time > 0 {
+		b.Time = e.Budget.Time - time.Since(e.start)
+	}
+	return b
+}
+
+// Stage limits the search to b, a part of what is left of the budget,
+// until the next call: Done and Remaining honour it besides the budget (a
+// zero field sets no further limit), so Stage(Budget{}) lifts the limit.
+// OneGoal gives each goal its share of the budget this way.
+func (e *Engine) Stage(b Budget) {
+	e.stageEvals, e.stageEnd = 0, time.Time{}
+	if b.MaxEvals > 0 {
+		e.stageEvals = e.stats.Evaluations + b.MaxEvals
+	}
+	if b.Time > 0 {
+		e.stageEnd = time.Now().Add(b.Time)
+	}
 }
 
 // Evaluate executes tests, archives each for the goals it covers in every
@@ -165,35 +223,9 @@ func (e *Engine) Evaluate(ctx context.Context, tests []*testcase.Test) ([]harnes
 	if err != nil {
 		return nil, err
 	}
-	// A test enters the archive only for the goals a second run confirms:
-	// code that behaves differently from run to run (a select between two
-	// ready channels) must not leave a flaky test behind.
-	var again []*testcase.Test
-	var wanted [][]int32
-	var idx []int
-	for i, r := range res {
-		e.stats.Evaluations++
-		if r.Trace == nil || r.Status == harness.TimedOut || r.Status == harness.Crashed {
-			continue
-		}
-		if w := e.archive.Wants(tests[i], r.Trace.Covered); len(w) > 0 {
-			again = append(again, tests[i])
-			wanted = append(wanted, w)
-			idx = append(idx, i)
-		}
-	}
-	if len(again) > 0 {
-		confirmed, err := e.confirm(ctx, again, wanted)
-		if err != nil {
-			return nil, err
-		}
-		elapsed := time.Since(e.start).Seconds()
-		for j, both := range confirmed {
-			evals := e.stats.Evaluations - len(res) + idx[j] + 1
-			for _, g := range e.archive.Update(again[j], both, evals) {
-				e.stats.GoalSeconds[g] = elapsed
-			}
-		}
+	e.stats.Evaluations += len(res)
+	if err := e.archiveCovering(ctx, tests, res, e.stats.Evaluations-len(res)); err != nil {
+		return nil, err
 	}
 	elapsed := time.Since(e.start).Seconds()
 	e.stats.Covered = e.archive.Len()
@@ -205,6 +237,68 @@ func (e *Engine) Evaluate(ctx context.Context, tests []*testcase.Test) ([]harnes
 		e.Progress(e.stats)
 	}
 	return res, nil
+}
+
+// archiveCovering archives each of tests, whose first execution gave res,
+// for the goals it covers and a second run confirms; the tests were
+// evaluations base+1, base+2, ...
+func (e *Engine) archiveCovering(ctx context.Context, tests []*testcase.Test, res []harness.Result, base int) error {
+	// A test enters the archive only for the goals a second run confirms:
+	// code that behaves differently from run to run (a select between two
+	// ready channels) must not leave a flaky test behind.
+	var again []*testcase.Test
+	var wanted [][]int32
+	var idx []int
+	for i, r := range res {
+		if r.Trace == nil || r.Status == harness.TimedOut || r.Status == harness.Crashed {
+			continue
+		}
+		if w := e.archive.Wants(tests[i], r.Trace.Covered); len(w) > 0 {
+			again = append(again, tests[i])
+			wanted = append(wanted, w)
+			idx = append(idx, i)
+		}
+	}
+	if len(again) == 0 {
+		return nil
+	}
+	confirmed, err := e.confirm(ctx, again, wanted)
+	if err != nil {
+		return err
+	}
+	elapsed := time.Since(e.start).Seconds()
+	for j, both := range confirmed {
+		for _, g := range e.archive.Update(again[j], both, base+idx[j]+1) {
+			e.stats.GoalSeconds[g] = elapsed
+		}
+	}
+	return nil
+}
+
+// Conclude makes tests the result of the search in place of the archive,
+// for an algorithm whose output is one suite (whole-suite generation
+// without an archive). The tests run again, and the archive is rebuilt
+// from them alone, each test archived for the goals it covers and its
+// confirmation runs confirm; the goals they do not cover are uncovered.
+// These runs are not evaluations of the search.
+func (e *Engine) Conclude(ctx context.Context, tests []*testcase.Test) error {
+	res, err := e.Exec.Run(ctx, tests, false)
+	if err != nil {
+		return err
+	}
+	first := e.stats.GoalSeconds
+	e.archive = NewArchive()
+	e.stats.GoalSeconds = map[int32]float64{}
+	if err := e.archiveCovering(ctx, tests, res, e.stats.Evaluations); err != nil {
+		return err
+	}
+	for g := range e.stats.GoalSeconds {
+		if s, ok := first[g]; ok {
+			e.stats.GoalSeconds[g] = s // when the search first covered it
+		}
+	}
+	e.stats.Covered = e.archive.Len()
+	return nil
 }
 
 // confirmRuns is how many more runs confirm a test for the goals it

@@ -77,3 +77,57 @@ func TestFlakyGoalsNeedMoreConfirmations(t *testing.T) {
 	assert.Equal(t, [][]int32{{0}}, got)
 	assert.Equal(t, 1+confirmRuns+flakyConfirmations, ev.runs[stable])
 }
+
+// A stage limits Done and Remaining to part of the budget; Left says what
+// the whole budget has left.
+func TestStageLimitsTheBudget(t *testing.T) {
+	ev := &covering{}
+	e := &Engine{Exec: ev, Goals: 2, Budget: Budget{MaxEvals: 100}}
+	e.begin("test")
+	ctx := context.Background()
+	e.Stage(Budget{MaxEvals: 30})
+	assert.Equal(t, 30, e.Remaining(50))
+	_, err := e.Evaluate(ctx, tests(e.Remaining(50)))
+	require.NoError(t, err)
+	assert.True(t, e.Done(ctx), "the stage is spent")
+	assert.Equal(t, 0, e.Remaining(50))
+	assert.Equal(t, Budget{MaxEvals: 70}, e.Left())
+	e.Stage(Budget{})
+	assert.False(t, e.Done(ctx), "the budget is not")
+	assert.Equal(t, 70, e.Remaining(100))
+}
+
+// Conclude rebuilds the archive from the given tests alone: their goals,
+// confirmed, stay covered, with the time the search first covered them;
+// the others are uncovered again.
+func TestConcludeKeepsTheGoalsOfTheGivenTests(t *testing.T) {
+	first, second := testOfLen(2), testOfLen(2)
+	ev := &scripted{runs: map[*testcase.Test]int{}, script: map[*testcase.Test]func(int) []int32{
+		first:  func(int) []int32 { return []int32{0} },
+		second: func(int) []int32 { return []int32{1, 2} },
+	}}
+	e := &Engine{Exec: ev, Goals: 3}
+	e.begin("test")
+	ctx := context.Background()
+	_, err := e.Evaluate(ctx, []*testcase.Test{first, second})
+	require.NoError(t, err)
+	require.Equal(t, 3, e.Archive().Len())
+	e.stats.GoalSeconds[1] = 0.5
+	require.NoError(t, e.Conclude(ctx, []*testcase.Test{second}))
+	assert.Equal(t, []int32{0}, e.Uncovered())
+	assert.Equal(t, map[int32]float64{1: 0.5, 2: e.stats.GoalSeconds[2]}, e.stats.GoalSeconds)
+	a, st := e.finish()
+	assert.Equal(t, 2, a.Len())
+	assert.Equal(t, 2, st.Covered)
+	assert.Equal(t, 2, st.Evaluations, "the runs of Conclude are no evaluations")
+	assert.Equal(t, 1+confirmRuns+1+confirmRuns, ev.runs[second])
+}
+
+// tests returns n tests of length 1.
+func tests(n int) []*testcase.Test {
+	out := make([]*testcase.Test, n)
+	for i := range out {
+		out[i] = testOfLen(1)
+	}
+	return out
+}

@@ -8,7 +8,7 @@ import (
 )
 
 func init() {
-	Register("mosa", "MOSA for coupled branches: preference sorting, an archive, chromosome repair (the default)", newMOSA)
+	Register("mosa", "MOSA for coupled branches: preference sorting, an archive, chromosome repair (the default)", manyObjectiveSettings, newMOSA)
 }
 
 // manyObjective is MOSA, the many-objective sorting algorithm, tailored
@@ -21,15 +21,29 @@ type manyObjective struct {
 	cross Crossover
 }
 
+// manyObjectiveSettings are what MOSA and the other genetic algorithms
+// over tests read.
+const manyObjectiveSettings = ReadsPopulation | ReadsCrossover | ReadsRepair | ReadsObjectives
+
 func newMOSA(cfg Config) (Algorithm, error) {
+	cross, err := geneticOperators("mosa", cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &manyObjective{cfg: cfg, cross: cross}, nil
+}
+
+// geneticOperators checks the configuration of a genetic algorithm and
+// returns its crossover operator; name prefixes errors.
+func geneticOperators(name string, cfg Config) (Crossover, error) {
 	if cfg.Population < 2 {
-		return nil, fmt.Errorf("mosa: population %d is below 2", cfg.Population)
+		return nil, fmt.Errorf("%s: population %d is below 2", name, cfg.Population)
 	}
 	cross, err := LookupCrossover(cfg.Crossover)
 	if err != nil {
-		return nil, fmt.Errorf("mosa: %w", err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return &manyObjective{cfg: cfg, cross: cross}, nil
+	return cross, nil
 }
 
 var errNoObjectives = errors.New("mosa: no objectives to optimise")
@@ -46,17 +60,24 @@ var errNoObjectives = errors.New("mosa: no objectives to optimise")
 //
 // Evaluating a test archives it for the goals it covers.
 func (m *manyObjective) Search(ctx context.Context, e *Engine) error {
+	return evolve(ctx, e, m.cfg, m.cross, func(uncovered []int32) []int32 { return uncovered })
+}
+
+// evolve runs MOSA's loop; objectives picks, in every generation, the
+// uncovered goals that preference sorting ranks by (DynaMOSA narrows them
+// down).
+func evolve(ctx context.Context, e *Engine, cfg Config, cross Crossover, objectives func(uncovered []int32) []int32) error {
 	if e.Objectives == nil {
 		return errNoObjectives
 	}
-	n := m.cfg.Population
+	n := cfg.Population
 	pop, err := evaluatePopulation(ctx, e, randomTests(e.Gen, e.Remaining(n)))
 	if err != nil {
 		return err
 	}
-	nNew := int(math.Round(float64(n) * m.cfg.NewTests))
+	nNew := int(math.Round(float64(n) * cfg.NewTests))
 	for !e.Done(ctx) {
-		offspring := breed(e, pop, m.cfg, m.cross, nNew)
+		offspring := breed(e, pop, cfg, cross, nNew)
 		q, err := evaluatePopulation(ctx, e, offspring[:e.Remaining(len(offspring))])
 		if err != nil {
 			return err
@@ -66,7 +87,7 @@ func (m *manyObjective) Search(ctx context.Context, e *Engine) error {
 		if len(uncovered) == 0 {
 			break
 		}
-		pop = survive(append(pop, q...), uncovered, n, e.Objectives.Worst())
+		pop = survive(append(pop, q...), uncovered, objectives(uncovered), n, e.Objectives.Worst())
 	}
 	return nil
 }

@@ -13,8 +13,11 @@ type individual struct {
 	// goals are the goals uncovered when the test was evaluated (or last
 	// aligned), in increasing order, and fit the objective of each: covered
 	// goals are never read again, so they take no room.
-	goals    []int32
-	fit      []float64
+	goals []int32
+	fit   []float64
+	// obj are the objectives ranking reads: fit, or its values for the
+	// goals that are objectives of the generation (see project).
+	obj      []float64
 	rank     int
 	crowding float64
 }
@@ -45,6 +48,37 @@ func (ind *individual) align(goals []int32, worst float64) {
 	ind.goals, ind.fit = goals, out
 }
 
+// project sets the objectives ranking reads: those of fit at positions pos
+// (the objectives' places among the aligned goals), or all of fit if pos
+// is nil.
+func (ind *individual) project(pos []int) {
+	if pos == nil {
+		ind.obj = ind.fit
+		return
+	}
+	ind.obj = make([]float64, len(pos))
+	for k, i := range pos {
+		ind.obj[k] = ind.fit[i]
+	}
+}
+
+// positions returns the places of sub's goals in goals (both increasing,
+// sub a subset of goals), or nil if sub is all of goals.
+func positions(goals, sub []int32) []int {
+	if len(sub) == len(goals) {
+		return nil
+	}
+	out := make([]int, 0, len(sub))
+	j := 0
+	for _, g := range sub {
+		for goals[j] != g {
+			j++
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
 // subset reports whether every element of a (increasing) is in b
 // (increasing).
 func subset(a, b []int32) bool {
@@ -64,16 +98,25 @@ func subset(a, b []int32) bool {
 // covering ones) and computes, for each, the objectives of the goals still
 // uncovered.
 func evaluatePopulation(ctx context.Context, e *Engine, tests []*testcase.Test) ([]*individual, error) {
+	return evaluateFor(ctx, e, tests, nil)
+}
+
+// evaluateFor executes tests through the engine and computes, for each,
+// the objectives of goals (increasing; nil: the goals uncovered after the
+// execution).
+func evaluateFor(ctx context.Context, e *Engine, tests []*testcase.Test, goals []int32) ([]*individual, error) {
 	res, err := e.Evaluate(ctx, tests)
 	if err != nil {
 		return nil, err
 	}
-	uncovered := e.Uncovered()
+	if goals == nil {
+		goals = e.Uncovered()
+	}
 	out := make([]*individual, len(tests))
 	for i, t := range tests {
-		ind := &individual{t: t, goals: uncovered, fit: make([]float64, len(uncovered))}
-		if len(uncovered) > 0 {
-			e.Objectives.Evaluate(res[i].Trace, uncovered, ind.fit)
+		ind := &individual{t: t, goals: goals, fit: make([]float64, len(goals))}
+		if len(goals) > 0 {
+			e.Objectives.Evaluate(res[i].Trace, goals, ind.fit)
 		}
 		out[i] = ind
 	}

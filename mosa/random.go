@@ -3,7 +3,7 @@ package mosa
 import "context"
 
 func init() {
-	Register("random", "random search with an archive: random tests that call a covering function (the baseline)", newRandom)
+	Register("random", "random search with an archive: random tests that call a covering function (the baseline)", 0, newRandom)
 }
 
 // randomSearch is random search with an archive: it generates random tests

@@ -5,19 +5,23 @@ import (
 	"sort"
 )
 
-// survive keeps n individuals by preference sorting over the uncovered
-// goals: front 0 is the best test of each goal (ties to the shorter),
-// further fronts come from non-dominated sorting; the last front admitted
-// is cut by crowding distance. An individual not evaluated for an
-// uncovered goal scores worst on it.
-func survive(all []*individual, uncovered []int32, n int, worst float64) []*individual {
+// survive keeps n individuals by preference sorting over objectives, the
+// uncovered goals that count in this generation (all of uncovered for
+// MOSA): front 0 is the best test of each objective (ties to the
+// shorter), further fronts come from non-dominated sorting; the last front
+// admitted is cut by crowding distance. The individuals keep the
+// objectives of every uncovered goal; one not evaluated for an uncovered
+// goal scores worst on it.
+func survive(all []*individual, uncovered, objectives []int32, n int, worst float64) []*individual {
+	pos := positions(uncovered, objectives)
 	for _, ind := range all {
 		ind.align(uncovered, worst)
+		ind.project(pos)
 	}
-	fronts := preferenceSort(all, len(uncovered))
+	fronts := preferenceSort(all, len(objectives))
 	var next []*individual
 	for r, f := range fronts {
-		crowding(f, len(uncovered))
+		crowding(f, len(objectives))
 		for _, ind := range f {
 			ind.rank = r
 		}
@@ -38,15 +42,15 @@ func survive(all []*individual, uncovered []int32, n int, worst float64) []*indi
 }
 
 // preferenceSort splits individuals, whose objectives are aligned to the
-// same n uncovered goals, into fronts.
+// same n goals, into fronts.
 func preferenceSort(all []*individual, n int) [][]*individual {
 	taken := make([]bool, len(all))
 	var front0 []*individual
 	for g := 0; g < n; g++ {
 		best := -1
 		for i, ind := range all {
-			if best < 0 || ind.fit[g] < all[best].fit[g] ||
-				(ind.fit[g] == all[best].fit[g] && ind.t.Len() < all[best].t.Len()) {
+			if best < 0 || ind.obj[g] < all[best].obj[g] ||
+				(ind.obj[g] == all[best].obj[g] && ind.t.Len() < all[best].t.Len()) {
 				best = i
 			}
 		}
@@ -87,15 +91,15 @@ func preferenceSort(all []*individual, n int) [][]*individual {
 	return fronts
 }
 
-// dominates reports whether a is at least as good as b on every uncovered
-// goal and better on one (their objectives aligned to the same goals).
+// dominates reports whether a is at least as good as b on every objective
+// and better on one (their objectives aligned to the same goals).
 func dominates(a, b *individual) bool {
 	better := false
-	for g := range a.fit {
+	for g := range a.obj {
 		switch {
-		case a.fit[g] > b.fit[g]:
+		case a.obj[g] > b.obj[g]:
 			return false
-		case a.fit[g] < b.fit[g]:
+		case a.obj[g] < b.obj[g]:
 			better = true
 		}
 	}
@@ -119,21 +123,21 @@ func crowding(f []*individual, goals int) {
 	for g := 0; g < goals; g++ {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, ind := range f {
-			lo = math.Min(lo, ind.fit[g])
-			hi = math.Max(hi, ind.fit[g])
+			lo = math.Min(lo, ind.obj[g])
+			hi = math.Max(hi, ind.obj[g])
 		}
 		if lo == hi {
 			continue
 		}
 		atMin := 0
 		for _, ind := range f {
-			if ind.fit[g] == lo {
+			if ind.obj[g] == lo {
 				atMin++
 			}
 		}
 		d := (n - float64(atMin)) / n
 		for _, ind := range f {
-			if ind.fit[g] == lo && d > ind.crowding {
+			if ind.obj[g] == lo && d > ind.crowding {
 				ind.crowding = d
 			}
 		}

@@ -14,7 +14,7 @@ func ind(n int, fit ...float64) *individual {
 	for i := range goals {
 		goals[i] = int32(i)
 	}
-	return &individual{t: testOfLen(n), goals: goals, fit: fit}
+	return &individual{t: testOfLen(n), goals: goals, fit: fit, obj: fit}
 }
 
 // five returns individuals for the uncovered goals 0 and 1: a is best for
@@ -35,8 +35,10 @@ func TestDominates(t *testing.T) {
 	assert.False(t, dominates(ind(1, 0.2, 0.2), ind(1, 0.2, 0.2)), "equal vectors")
 	assert.False(t, dominates(ind(1, 0.1, 0.3), ind(1, 0.2, 0.2)), "incomparable")
 	a, b := ind(1, 0.1, 5, 0.3), ind(1, 0.2, 0, 0.3)
-	a.align([]int32{0, 2}, fitness.Worst)
-	b.align([]int32{0, 2}, fitness.Worst)
+	for _, x := range []*individual{a, b} {
+		x.align([]int32{0, 2}, fitness.Worst)
+		x.project(nil)
+	}
 	assert.True(t, dominates(a, b), "only uncovered goals count")
 }
 
@@ -77,11 +79,31 @@ func TestCrowdingRewardsRareMinima(t *testing.T) {
 
 func TestSurviveFillsByFrontThenCrowding(t *testing.T) {
 	a, b, c, d, e := five()
-	next := survive([]*individual{a, b, c, d, e}, []int32{0, 1}, 3, fitness.Worst)
+	next := survive([]*individual{a, b, c, d, e}, []int32{0, 1}, []int32{0, 1}, 3, fitness.Worst)
 	assert.Len(t, next, 3)
 	assert.Equal(t, 0, a.rank)
 	assert.Equal(t, 0, c.rank)
 	assert.Equal(t, 1, b.rank)
 	assert.Contains(t, next, a)
 	assert.Contains(t, next, c)
+}
+
+// With fewer objectives than uncovered goals (DynaMOSA), ranking reads only
+// the objectives, and the individuals keep the values of every uncovered
+// goal for later generations.
+func TestSurviveRanksByTheObjectivesOnly(t *testing.T) {
+	a, b, c, d, e := five()
+	next := survive([]*individual{a, b, c, d, e}, []int32{0, 1}, []int32{1}, 2, fitness.Worst)
+	// On goal 1 alone: c (0.3, shorter than d), then d, then a (0.9),
+	// one per front; goal 0 would have put a first.
+	assert.Equal(t, []*individual{c, d}, next)
+	assert.Equal(t, []int{0, 1, 2}, []int{c.rank, d.rank, a.rank})
+	assert.Equal(t, []float64{0.8, 0.3}, c.fit, "both goals' objectives kept")
+	assert.Equal(t, []float64{0.3}, c.obj)
+}
+
+func TestPositions(t *testing.T) {
+	assert.Nil(t, positions([]int32{1, 4, 7}, []int32{1, 4, 7}))
+	assert.Equal(t, []int{0, 2}, positions([]int32{1, 4, 7}, []int32{1, 7}))
+	assert.Equal(t, []int{}, positions([]int32{1, 4, 7}, []int32{}))
 }
