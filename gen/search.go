@@ -2,6 +2,7 @@ package gen
 
 import (
 	"context"
+	"github.com/cling-go/cling/couple"
 
 	"github.com/cling-go/cling/fitness"
 	"github.com/cling-go/cling/mosa"
@@ -17,8 +18,22 @@ func (j *job) search(ctx context.Context) (*mosa.Archive, *mosa.Stats, error) {
 		Gen:        testcase.NewGenerator(j.cluster, j.cfg.Test, j.cfg.Seed),
 		Objectives: fitness.NewObjectives(j.a, j.cfg.Fitness),
 		Goals:      len(j.a.Goals),
+		Parents:    goalParents(j.a),
 		Budget:     j.cfg.Budget,
 		Progress:   j.cfg.Progress,
 	}
 	return engine.Run(ctx, j.algorithm, j.cfg.Search)
+}
+
+// goalParents is the goal graph of the pair in the engine's numbers.
+func goalParents(a *couple.Analysis) [][]int32 {
+	var out [][]int32
+	for _, ps := range a.GoalParents() {
+		var g []int32
+		for _, p := range ps {
+			g = append(g, int32(p))
+		}
+		out = append(out, g)
+	}
+	return out
 }
