@@ -20,11 +20,11 @@ func TestAlgorithmsAreListedByName(t *testing.T) {
 		names = append(names, a.Name)
 		assert.NotEmpty(t, a.Doc, a.Name)
 	}
-	assert.Equal(t, []string{"dynamosa", "mosa", "random"}, names)
+	assert.Equal(t, []string{"dynamosa", "mosa", "onegoal", "random"}, names)
 	_, err := Lookup(DefaultAlgorithm)
 	assert.NoError(t, err)
 	_, err = New("hill-climbing", DefaultConfig())
-	assert.EqualError(t, err, `unknown algorithm "hill-climbing": use dynamosa, mosa or random`)
+	assert.EqualError(t, err, `unknown algorithm "hill-climbing": use dynamosa, mosa, onegoal or random`)
 	_, err = New("mosa", Config{Population: 1})
 	assert.EqualError(t, err, "mosa: population 1 is below 2")
 	cfg := DefaultConfig()
@@ -115,6 +115,7 @@ func TestAlgorithmsSpendTheBudget(t *testing.T) {
 	}{
 		{"mosa", 2},
 		{"dynamosa", 2},
+		{"onegoal", 2}, // 60 evaluations per goal: 50, then 10
 		{"random", 0},
 	} {
 		ev := &covering{}
@@ -134,7 +135,7 @@ func TestAlgorithmsSpendTheBudget(t *testing.T) {
 // whose tests the engine runs four more times each to confirm them.
 func TestAlgorithmsStopWhenEveryGoalIsCovered(t *testing.T) {
 	g := generator(t)
-	for _, algorithm := range []string{"mosa", "dynamosa", "random"} {
+	for _, algorithm := range []string{"mosa", "dynamosa", "onegoal", "random"} {
 		ev := &covering{goals: []int32{0, 1}}
 		e := &Engine{Exec: ev, Gen: g, Objectives: flat{}, Goals: 2, Budget: Budget{MaxEvals: 1000}}
 		archive, st, err := e.Run(context.Background(), algorithm, DefaultConfig())
@@ -142,14 +143,14 @@ func TestAlgorithmsStopWhenEveryGoalIsCovered(t *testing.T) {
 		assert.Equal(t, 2, archive.Len(), algorithm)
 		assert.Equal(t, 2, st.Covered, algorithm)
 		assert.Equal(t, 0, st.Generations, algorithm)
-		batch := map[string]int{"mosa": 50, "dynamosa": 50, "random": randomBatch}[algorithm]
+		batch := map[string]int{"mosa": 50, "dynamosa": 50, "onegoal": 50, "random": randomBatch}[algorithm]
 		assert.Equal(t, batch, st.Evaluations, algorithm)
 		assert.Equal(t, batch*(1+confirmRuns), ev.runs, algorithm)
 	}
 }
 
 func TestGeneticAlgorithmsNeedObjectives(t *testing.T) {
-	for _, algorithm := range []string{"mosa", "dynamosa"} {
+	for _, algorithm := range []string{"mosa", "dynamosa", "onegoal"} {
 		e := &Engine{Exec: &covering{}, Gen: generator(t), Goals: 1, Budget: Budget{MaxEvals: 10}}
 		_, _, err := e.Run(context.Background(), algorithm, DefaultConfig())
 		assert.ErrorIs(t, err, errNoObjectives, algorithm)

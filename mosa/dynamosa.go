@@ -32,7 +32,7 @@ func newDynaMOSA(cfg Config) (Algorithm, error) {
 // Tests keep the objectives of every uncovered goal, so a goal that joins
 // U* ranks the tests evaluated before it joined too.
 func (d *dynaMOSA) Search(ctx context.Context, e *Engine) error {
-	return evolve(ctx, e, d.cfg, d.cross, func(uncovered []int32) []int32 { return targets(e, uncovered) })
+	return evolve(ctx, e, d.cfg, d.cross, e.Uncovered, func(uncovered []int32) []int32 { return targets(e, uncovered) })
 }
 
 // targets returns the goals of uncovered that are roots of the goal graph

@@ -60,34 +60,38 @@ var errNoObjectives = errors.New("mosa: no objectives to optimise")
 //
 // Evaluating a test archives it for the goals it covers.
 func (m *manyObjective) Search(ctx context.Context, e *Engine) error {
-	return evolve(ctx, e, m.cfg, m.cross, func(uncovered []int32) []int32 { return uncovered })
+	return evolve(ctx, e, m.cfg, m.cross, e.Uncovered, allOf)
 }
 
-// evolve runs MOSA's loop; objectives picks, in every generation, the
-// uncovered goals that preference sorting ranks by (DynaMOSA narrows them
-// down).
-func evolve(ctx context.Context, e *Engine, cfg Config, cross Crossover, objectives func(uncovered []int32) []int32) error {
+// allOf makes every goal an objective.
+func allOf(goals []int32) []int32 { return goals }
+
+// evolve runs MOSA's loop. goals returns the goals tests are evaluated for
+// (the uncovered ones, for MOSA), objectives picks among them the ones
+// preference sorting ranks by (DynaMOSA narrows them down); the loop ends
+// with the budget or when goals returns none.
+func evolve(ctx context.Context, e *Engine, cfg Config, cross Crossover, goals func() []int32, objectives func([]int32) []int32) error {
 	if e.Objectives == nil {
 		return errNoObjectives
 	}
 	n := cfg.Population
-	pop, err := evaluatePopulation(ctx, e, randomTests(e.Gen, e.Remaining(n)))
+	pop, err := evaluatePopulation(ctx, e, randomTests(e.Gen, e.Remaining(n)), goals)
 	if err != nil {
 		return err
 	}
 	nNew := int(math.Round(float64(n) * cfg.NewTests))
 	for !e.Done(ctx) {
 		offspring := breed(e, pop, cfg, cross, nNew)
-		q, err := evaluatePopulation(ctx, e, offspring[:e.Remaining(len(offspring))])
+		q, err := evaluatePopulation(ctx, e, offspring[:e.Remaining(len(offspring))], goals)
 		if err != nil {
 			return err
 		}
 		e.CountGeneration()
-		uncovered := e.Uncovered()
-		if len(uncovered) == 0 {
+		gs := goals()
+		if len(gs) == 0 {
 			break
 		}
-		pop = survive(append(pop, q...), uncovered, objectives(uncovered), n, e.Objectives.Worst())
+		pop = survive(append(pop, q...), gs, objectives(gs), n, e.Objectives.Worst())
 	}
 	return nil
 }

@@ -95,28 +95,19 @@ func subset(a, b []int32) bool {
 }
 
 // evaluatePopulation executes tests through the engine (which archives the
-// covering ones) and computes, for each, the objectives of the goals still
-// uncovered.
-func evaluatePopulation(ctx context.Context, e *Engine, tests []*testcase.Test) ([]*individual, error) {
-	return evaluateFor(ctx, e, tests, nil)
-}
-
-// evaluateFor executes tests through the engine and computes, for each,
-// the objectives of goals (increasing; nil: the goals uncovered after the
-// execution).
-func evaluateFor(ctx context.Context, e *Engine, tests []*testcase.Test, goals []int32) ([]*individual, error) {
+// covering ones) and computes, for each, the objectives of the goals that
+// goals returns after the execution (the goals still uncovered, for MOSA).
+func evaluatePopulation(ctx context.Context, e *Engine, tests []*testcase.Test, goals func() []int32) ([]*individual, error) {
 	res, err := e.Evaluate(ctx, tests)
 	if err != nil {
 		return nil, err
 	}
-	if goals == nil {
-		goals = e.Uncovered()
-	}
+	gs := goals()
 	out := make([]*individual, len(tests))
 	for i, t := range tests {
-		ind := &individual{t: t, goals: goals, fit: make([]float64, len(goals))}
-		if len(goals) > 0 {
-			e.Objectives.Evaluate(res[i].Trace, goals, ind.fit)
+		ind := &individual{t: t, goals: gs, fit: make([]float64, len(gs))}
+		if len(gs) > 0 {
+			e.Objectives.Evaluate(res[i].Trace, gs, ind.fit)
 		}
 		out[i] = ind
 	}
