@@ -3,7 +3,8 @@ package mosa
 import "context"
 
 func init() {
-	Register("dynamosa", "DynaMOSA: MOSA whose objectives are the goals whose structural dependencies are covered", manyObjectiveSettings, newDynaMOSA)
+	Register("dynamosa", "DynaMOSA: MOSA whose objectives are the goals whose structural dependencies are covered",
+		geneticSettings, geneticAlgorithm("dynamosa", func(g genetic) Algorithm { return &dynaMOSA{g} }))
 }
 
 // dynaMOSA is DynaMOSA carried to coupled branches: MOSA whose objectives,
@@ -11,15 +12,7 @@ func init() {
 // goal graph (Engine.Parents) or have a covered parent. A goal (s, r, e)
 // depends on the goals (s, r, p) for the control-dependence parents p of
 // e inside E along the calls from s.
-type dynaMOSA struct{ manyObjective }
-
-func newDynaMOSA(cfg Config) (Algorithm, error) {
-	cross, err := geneticOperators("dynamosa", cfg)
-	if err != nil {
-		return nil, err
-	}
-	return &dynaMOSA{manyObjective{cfg: cfg, cross: cross}}, nil
-}
+type dynaMOSA struct{ genetic }
 
 // Search runs DynaMOSA:
 //

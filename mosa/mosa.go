@@ -8,7 +8,8 @@ import (
 )
 
 func init() {
-	Register("mosa", "MOSA for coupled branches: preference sorting, an archive, chromosome repair (the default)", manyObjectiveSettings, newMOSA)
+	Register("mosa", "MOSA for coupled branches: preference sorting, an archive, chromosome repair (the default)",
+		geneticSettings, geneticAlgorithm("mosa", func(g genetic) Algorithm { return &manyObjective{g} }))
 }
 
 // manyObjective is MOSA, the many-objective sorting algorithm, tailored
@@ -16,34 +17,32 @@ func init() {
 // goals not yet covered, an archive of the shortest test per covered goal
 // (kept by the engine), covering functions in every new test, and repair
 // of offspring that lose their covering call.
-type manyObjective struct {
+type manyObjective struct{ genetic }
+
+// genetic is the configuration of a genetic algorithm and its crossover
+// operator.
+type genetic struct {
 	cfg   Config
 	cross Crossover
 }
 
-// manyObjectiveSettings are what MOSA and the other genetic algorithms
-// over tests read.
-const manyObjectiveSettings = ReadsPopulation | ReadsCrossover | ReadsRepair | ReadsObjectives
+// geneticSettings are what the genetic algorithms read.
+const geneticSettings = ReadsPopulation | ReadsCrossover | ReadsRepair | ReadsObjectives
 
-func newMOSA(cfg Config) (Algorithm, error) {
-	cross, err := geneticOperators("mosa", cfg)
-	if err != nil {
-		return nil, err
+// geneticAlgorithm returns the constructor of the genetic algorithm name:
+// it checks the configuration, looks up the crossover operator, and
+// builds the algorithm with build.
+func geneticAlgorithm(name string, build func(genetic) Algorithm) Constructor {
+	return func(cfg Config) (Algorithm, error) {
+		if cfg.Population < 2 {
+			return nil, fmt.Errorf("%s: population %d is below 2", name, cfg.Population)
+		}
+		cross, err := LookupCrossover(cfg.Crossover)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		return build(genetic{cfg: cfg, cross: cross}), nil
 	}
-	return &manyObjective{cfg: cfg, cross: cross}, nil
-}
-
-// geneticOperators checks the configuration of a genetic algorithm and
-// returns its crossover operator; name prefixes errors.
-func geneticOperators(name string, cfg Config) (Crossover, error) {
-	if cfg.Population < 2 {
-		return nil, fmt.Errorf("%s: population %d is below 2", name, cfg.Population)
-	}
-	cross, err := LookupCrossover(cfg.Crossover)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return cross, nil
 }
 
 var errNoObjectives = errors.New("mosa: no objectives to optimise")

@@ -7,7 +7,8 @@ import (
 )
 
 func init() {
-	Register("onegoal", "one goal at a time: a genetic algorithm per coupled branch, in random order, each with an equal share of the budget left", manyObjectiveSettings, newOneGoal)
+	Register("onegoal", "one goal at a time: a genetic algorithm per coupled branch, in random order, each with an equal share of the budget left",
+		geneticSettings, geneticAlgorithm("onegoal", func(g genetic) Algorithm { return &oneGoal{g} }))
 }
 
 // oneGoal searches for one goal at a time, the traditional approach of
@@ -15,18 +16,7 @@ func init() {
 // coupled branch's objective (selection, crossover, mutation and repair
 // as MOSA's, survival of the best by that objective, then length), the
 // goals in random order.
-type oneGoal struct {
-	cfg   Config
-	cross Crossover
-}
-
-func newOneGoal(cfg Config) (Algorithm, error) {
-	cross, err := geneticOperators("onegoal", cfg)
-	if err != nil {
-		return nil, err
-	}
-	return &oneGoal{cfg: cfg, cross: cross}, nil
-}
+type oneGoal struct{ genetic }
 
 // Search runs one goal at a time:
 //
