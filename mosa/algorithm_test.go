@@ -2,10 +2,12 @@ package mosa
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/cling-go/cling/ccfg"
 	"github.com/cling-go/cling/couple"
+	"github.com/cling-go/cling/fitness"
 	"github.com/cling-go/cling/harness"
 	"github.com/cling-go/cling/internal/fixture"
 	"github.com/cling-go/cling/probe/rt"
@@ -20,11 +22,11 @@ func TestAlgorithmsAreListedByName(t *testing.T) {
 		names = append(names, a.Name)
 		assert.NotEmpty(t, a.Doc, a.Name)
 	}
-	assert.Equal(t, []string{"dynamosa", "mosa", "onegoal", "random"}, names)
+	assert.Equal(t, []string{"dynamosa", "mosa", "onegoal", "random", "ws"}, names)
 	_, err := Lookup(DefaultAlgorithm)
 	assert.NoError(t, err)
 	_, err = New("hill-climbing", DefaultConfig())
-	assert.EqualError(t, err, `unknown algorithm "hill-climbing": use dynamosa, mosa, onegoal or random`)
+	assert.EqualError(t, err, `unknown algorithm "hill-climbing": use dynamosa, mosa, onegoal, random or ws`)
 	_, err = New("mosa", Config{Population: 1})
 	assert.EqualError(t, err, "mosa: population 1 is below 2")
 	cfg := DefaultConfig()
@@ -80,16 +82,24 @@ func (e *covering) Run(_ context.Context, tests []*testcase.Test, _ bool) ([]har
 	return out, nil
 }
 
-// flat scores every uncovered goal the same.
+// flat scores every goal a test does not cover the same.
 type flat struct{}
 
-func (flat) Evaluate(_ *rt.Trace, goals []int32, out []float64) {
-	for i := range goals {
+func (flat) Evaluate(tr *rt.Trace, goals []int32, out []float64) {
+	for i, g := range goals {
 		out[i] = 1
+		if tr != nil && slices.Contains(tr.Covered, g) {
+			out[i] = 0
+		}
 	}
 }
 
 func (flat) Worst() float64 { return 3 }
+
+// Progress reports that the test reached nothing.
+func (flat) Progress(_ *rt.Trace, goals []int32, out []fitness.Progress) {
+	clear(out[:len(goals)])
+}
 
 // generator returns a generator with seed 1 for the personcar fixture.
 func generator(t *testing.T) *testcase.Generator {
@@ -106,7 +116,8 @@ func generatorFor(t *testing.T, fix, caller, callee string, seed int64) *testcas
 
 // An evaluation budget is spent exactly, in the algorithm's batches: MOSA
 // evaluates a population of 50, then generations of 50 offspring, the
-// last cut to what is left; random search batches of 64.
+// last cut to what is left; random search batches of 64; the whole-suite
+// algorithms' first population of 50 suites has more than 120 tests.
 func TestAlgorithmsSpendTheBudget(t *testing.T) {
 	g := generator(t)
 	for _, tc := range []struct {
@@ -117,6 +128,7 @@ func TestAlgorithmsSpendTheBudget(t *testing.T) {
 		{"dynamosa", 2},
 		{"onegoal", 2}, // 60 evaluations per goal: 50, then 10
 		{"random", 0},
+		{"ws", 0},
 	} {
 		ev := &covering{}
 		e := &Engine{Exec: ev, Gen: g, Objectives: flat{}, Goals: 2, Budget: Budget{MaxEvals: 120}}
@@ -125,17 +137,23 @@ func TestAlgorithmsSpendTheBudget(t *testing.T) {
 		assert.Equal(t, 0, archive.Len(), tc.algorithm)
 		assert.Equal(t, tc.algorithm, st.Algorithm)
 		assert.Equal(t, 120, st.Evaluations, tc.algorithm)
-		assert.Equal(t, 120, ev.runs, tc.algorithm)
+		if tc.algorithm == "ws" {
+			assert.Greater(t, ev.runs, 120, "ws runs its best suite once more")
+		} else {
+			assert.Equal(t, 120, ev.runs, tc.algorithm)
+		}
 		assert.Equal(t, tc.generations, st.Generations, tc.algorithm)
 		assert.Equal(t, 2, st.Goals, tc.algorithm)
 	}
 }
 
 // The search stops when every goal is covered: here by the first batch,
-// whose tests the engine runs four more times each to confirm them.
+// whose tests the engine runs four more times each to confirm them (the
+// whole-suite algorithms' first batch is their first population, and ws
+// runs its best suite again at the end).
 func TestAlgorithmsStopWhenEveryGoalIsCovered(t *testing.T) {
 	g := generator(t)
-	for _, algorithm := range []string{"mosa", "dynamosa", "onegoal", "random"} {
+	for _, algorithm := range []string{"mosa", "dynamosa", "onegoal", "random", "ws"} {
 		ev := &covering{goals: []int32{0, 1}}
 		e := &Engine{Exec: ev, Gen: g, Objectives: flat{}, Goals: 2, Budget: Budget{MaxEvals: 1000}}
 		archive, st, err := e.Run(context.Background(), algorithm, DefaultConfig())
@@ -143,16 +161,30 @@ func TestAlgorithmsStopWhenEveryGoalIsCovered(t *testing.T) {
 		assert.Equal(t, 2, archive.Len(), algorithm)
 		assert.Equal(t, 2, st.Covered, algorithm)
 		assert.Equal(t, 0, st.Generations, algorithm)
-		batch := map[string]int{"mosa": 50, "dynamosa": 50, "onegoal": 50, "random": randomBatch}[algorithm]
-		assert.Equal(t, batch, st.Evaluations, algorithm)
-		assert.Equal(t, batch*(1+confirmRuns), ev.runs, algorithm)
+		if batch, ok := map[string]int{"mosa": 50, "dynamosa": 50, "onegoal": 50, "random": randomBatch}[algorithm]; ok {
+			assert.Equal(t, batch, st.Evaluations, algorithm)
+			assert.Equal(t, batch*(1+confirmRuns), ev.runs, algorithm)
+		}
 	}
 }
 
 func TestGeneticAlgorithmsNeedObjectives(t *testing.T) {
-	for _, algorithm := range []string{"mosa", "dynamosa", "onegoal"} {
+	for _, algorithm := range []string{"mosa", "dynamosa", "onegoal", "ws"} {
 		e := &Engine{Exec: &covering{}, Gen: generator(t), Goals: 1, Budget: Budget{MaxEvals: 10}}
 		_, _, err := e.Run(context.Background(), algorithm, DefaultConfig())
-		assert.ErrorIs(t, err, errNoObjectives, algorithm)
+		assert.Error(t, err, algorithm)
+	}
+	// The whole-suite algorithms need the tests' progress besides.
+	for _, algorithm := range []string{"ws"} {
+		e := &Engine{Exec: &covering{}, Gen: generator(t), Objectives: scoresOnly{}, Goals: 1, Budget: Budget{MaxEvals: 10}}
+		_, _, err := e.Run(context.Background(), algorithm, DefaultConfig())
+		assert.ErrorIs(t, err, errNoProgress, algorithm)
 	}
 }
+
+// scoresOnly are objectives without progress.
+type scoresOnly struct{}
+
+func (scoresOnly) Evaluate(_ *rt.Trace, goals []int32, out []float64) { clear(out[:len(goals)]) }
+
+func (scoresOnly) Worst() float64 { return 3 }

@@ -161,7 +161,14 @@ func (e *Engine) begin(algorithm string) {
 // Done reports whether the search must stop: the budget (or the stage
 // of it, see Stage) is spent, every goal is covered, or ctx is done.
 func (e *Engine) Done(ctx context.Context) bool {
-	if ctx.Err() != nil || e.archive.Len() >= e.Goals {
+	return e.archive.Len() >= e.Goals || e.Spent(ctx)
+}
+
+// Spent reports whether the budget (or the stage of it, see Stage) is
+// spent or ctx is done: Done, whatever the archive covers, for an
+// algorithm whose result is not the archive.
+func (e *Engine) Spent(ctx context.Context) bool {
+	if ctx.Err() != nil {
 		return true
 	}
 	if e.Budget.MaxEvals > 0 && e.stats.Evaluations >= e.Budget.MaxEvals ||

@@ -35,18 +35,26 @@ func breed(e *Engine, pop []*individual, cfg Config, cross Crossover, nNew int) 
 	}
 	archived := e.Archive().Tests()
 	for i := 0; i < nNew; i++ {
-		if len(archived) > 0 && g.Rnd.Float64() < 0.5 {
-			t := archived[g.Rnd.Intn(len(archived))].Test.Clone()
-			g.Mutate(t)
-			g.Mutate(t)
-			if t.Len() > 0 && repair.Mutation(g, t, cfg.RepairAttempts, counts) {
-				out = append(out, t)
-				continue
-			}
-		}
-		out = append(out, g.RandomTest())
+		out = append(out, newTest(e, archived, 0.5, 2, cfg.RepairAttempts))
 	}
 	return out
+}
+
+// newTest returns a new test for a search: with probability fromArchive
+// (if the archive holds tests) a test of archived mutated mutations times,
+// unless repair cannot restore its covering call, otherwise a random test.
+func newTest(e *Engine, archived []ArchivedTest, fromArchive float64, mutations, repairAttempts int) *testcase.Test {
+	g := e.Gen
+	if len(archived) > 0 && g.Rnd.Float64() < fromArchive {
+		t := archived[g.Rnd.Intn(len(archived))].Test.Clone()
+		for k := 0; k < mutations; k++ {
+			g.Mutate(t)
+		}
+		if t.Len() > 0 && repair.Mutation(g, t, repairAttempts, e.Repairs()) {
+			return t
+		}
+	}
+	return g.RandomTest()
 }
 
 // tournament picks the better of two random individuals: lower rank, then
