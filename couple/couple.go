@@ -390,6 +390,23 @@ func CoveringFunctions(r *ccfg.CCFG, sites []*CallSite) []*ccfg.Function {
 	return out
 }
 
+// GoalsFrom returns the indices of the coupled branches whose call site a
+// call of f may reach through R's calls (ReachableFunctions), in
+// increasing order.
+func (a *Analysis) GoalsFrom(f *ccfg.Function) []int {
+	reach := map[*ccfg.Function]bool{}
+	for _, g := range ReachableFunctions([]*ccfg.Function{f}) {
+		reach[g] = true
+	}
+	var out []int
+	for _, g := range a.Goals {
+		if reach[g.Site.Func] {
+			out = append(out, g.Index)
+		}
+	}
+	return out
+}
+
 // Complexity is the cyclomatic complexity of a package: the sum over its
 // source functions of (number of If instructions + 1).
 func Complexity(c *ccfg.CCFG) int {

@@ -22,11 +22,11 @@ func TestAlgorithmsAreListedByName(t *testing.T) {
 		names = append(names, a.Name)
 		assert.NotEmpty(t, a.Doc, a.Name)
 	}
-	assert.Equal(t, []string{"dynamosa", "mosa", "onegoal", "random", "ws"}, names)
+	assert.Equal(t, []string{"dynamosa", "mosa", "onegoal", "random", "ws", "wsa"}, names)
 	_, err := Lookup(DefaultAlgorithm)
 	assert.NoError(t, err)
 	_, err = New("hill-climbing", DefaultConfig())
-	assert.EqualError(t, err, `unknown algorithm "hill-climbing": use dynamosa, mosa, onegoal, random or ws`)
+	assert.EqualError(t, err, `unknown algorithm "hill-climbing": use dynamosa, mosa, onegoal, random, ws or wsa`)
 	_, err = New("mosa", Config{Population: 1})
 	assert.EqualError(t, err, "mosa: population 1 is below 2")
 	cfg := DefaultConfig()
@@ -129,6 +129,7 @@ func TestAlgorithmsSpendTheBudget(t *testing.T) {
 		{"onegoal", 2}, // 60 evaluations per goal: 50, then 10
 		{"random", 0},
 		{"ws", 0},
+		{"wsa", 0},
 	} {
 		ev := &covering{}
 		e := &Engine{Exec: ev, Gen: g, Objectives: flat{}, Goals: 2, Budget: Budget{MaxEvals: 120}}
@@ -153,7 +154,7 @@ func TestAlgorithmsSpendTheBudget(t *testing.T) {
 // runs its best suite again at the end).
 func TestAlgorithmsStopWhenEveryGoalIsCovered(t *testing.T) {
 	g := generator(t)
-	for _, algorithm := range []string{"mosa", "dynamosa", "onegoal", "random", "ws"} {
+	for _, algorithm := range []string{"mosa", "dynamosa", "onegoal", "random", "ws", "wsa"} {
 		ev := &covering{goals: []int32{0, 1}}
 		e := &Engine{Exec: ev, Gen: g, Objectives: flat{}, Goals: 2, Budget: Budget{MaxEvals: 1000}}
 		archive, st, err := e.Run(context.Background(), algorithm, DefaultConfig())
@@ -169,13 +170,13 @@ func TestAlgorithmsStopWhenEveryGoalIsCovered(t *testing.T) {
 }
 
 func TestGeneticAlgorithmsNeedObjectives(t *testing.T) {
-	for _, algorithm := range []string{"mosa", "dynamosa", "onegoal", "ws"} {
+	for _, algorithm := range []string{"mosa", "dynamosa", "onegoal", "ws", "wsa"} {
 		e := &Engine{Exec: &covering{}, Gen: generator(t), Goals: 1, Budget: Budget{MaxEvals: 10}}
 		_, _, err := e.Run(context.Background(), algorithm, DefaultConfig())
 		assert.Error(t, err, algorithm)
 	}
 	// The whole-suite algorithms need the tests' progress besides.
-	for _, algorithm := range []string{"ws"} {
+	for _, algorithm := range []string{"ws", "wsa"} {
 		e := &Engine{Exec: &covering{}, Gen: generator(t), Objectives: scoresOnly{}, Goals: 1, Budget: Budget{MaxEvals: 10}}
 		_, _, err := e.Run(context.Background(), algorithm, DefaultConfig())
 		assert.ErrorIs(t, err, errNoProgress, algorithm)

@@ -112,6 +112,26 @@ func TestEvaluateStopsAtTheBudget(t *testing.T) {
 	assert.Equal(t, 2.0, s1.fitness, "both goals missed, never reached")
 }
 
+// WSA inserts covering calls of the covering functions whose goals are not
+// all covered.
+func TestFocusOnFunctionsNotFullyCovered(t *testing.T) {
+	e := &Engine{Gen: generator(t), Goals: 3}
+	e.begin("wsa")
+	c := e.Gen.C
+	covering := c.Covering
+	t.Cleanup(func() { c.Covering = covering })
+	f, g := &testcase.Op{Goals: []int32{0, 1}}, &testcase.Op{Goals: []int32{2}}
+	c.Covering = []*testcase.Op{f, g}
+	focus(e)
+	assert.Equal(t, []*testcase.Op{f, g}, e.Gen.Focus)
+	e.archive.Update(testOfLen(1), []int32{0, 2}, 1)
+	focus(e)
+	assert.Equal(t, []*testcase.Op{f}, e.Gen.Focus)
+	e.archive.Update(testOfLen(1), []int32{1}, 2)
+	focus(e)
+	assert.Empty(t, e.Gen.Focus, "everything covered: no focus")
+}
+
 // byLength covers goal Len() mod goals with every test, in every run.
 type byLength struct{ goals int }
 
@@ -133,10 +153,10 @@ func (reachedTwice) Progress(_ *rt.Trace, goals []int32, out []fitness.Progress)
 	}
 }
 
-// Whole-suite generation finds a suite that covers every goal; the
+// Both whole-suite algorithms find a suite that covers every goal; the
 // result of ws is its best suite, which covers them all.
 func TestWholeSuiteAlgorithmsCoverEveryGoal(t *testing.T) {
-	for _, algorithm := range []string{"ws"} {
+	for _, algorithm := range []string{"ws", "wsa"} {
 		e := &Engine{Exec: byLength{goals: 3}, Gen: generator(t), Objectives: reachedTwice{}, Goals: 3, Budget: Budget{MaxEvals: 5000}}
 		archive, st, err := e.Run(context.Background(), algorithm, DefaultConfig())
 		require.NoError(t, err, algorithm)

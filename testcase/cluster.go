@@ -78,6 +78,10 @@ type Op struct {
 	// of R's exported functions and methods.
 	Covering bool
 	API      bool
+	// Goals are, for a call of a covering function, the coupled branches
+	// whose call site the function may reach (couple.Analysis.GoalsFrom),
+	// in increasing order.
+	Goals []int32
 }
 
 // SetsUp reports whether the op prepares the test's inputs rather than
@@ -207,14 +211,24 @@ func NewCluster(a *couple.Analysis, maxDepth int) *Cluster {
 	}
 	c.scan = scanPackages(a)
 	covering := map[*types.Func]bool{}
+	goals := map[*types.Func][]int32{}
 	for _, f := range a.Covering {
 		if obj, ok := f.SSA.Object().(*types.Func); ok {
 			covering[obj] = true
+			for _, g := range a.GoalsFrom(f) {
+				goals[obj] = append(goals[obj], int32(g))
+			}
 		}
 	}
-	addAPI := func(op *Op, cover bool) {
+	addAPI := func(op *Op, fn *types.Func) {
+		cover := covering[fn.Origin()]
 		op.API = true
 		op.Covering = op.Covering || cover
+		if cover {
+			op.Goals = append(op.Goals, goals[fn.Origin()]...)
+			slices.Sort(op.Goals)
+			op.Goals = slices.Compact(op.Goals)
+		}
 		if slices.Contains(c.API, op) {
 			return
 		}
@@ -226,7 +240,7 @@ func NewCluster(a *couple.Analysis, maxDepth int) *Cluster {
 	for _, fn := range apiFuncs(a.Caller.Pkg.Types) {
 		for _, op := range c.callOps(fn) {
 			if c.buildableInputs(op, 0) {
-				addAPI(op, covering[fn.Origin()])
+				addAPI(op, fn)
 				continue
 			}
 			// A method of an unexported type is reached through an
@@ -234,7 +248,7 @@ func NewCluster(a *couple.Analysis, maxDepth int) *Cluster {
 			// constructors return as that interface.
 			for _, via := range c.viaInterfaces(fn) {
 				if c.buildableInputs(via, 0) {
-					addAPI(via, covering[fn.Origin()])
+					addAPI(via, fn)
 					c.unskip(op.Name)
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"go/types"
 	"math"
 	"math/rand"
+	"slices"
 	"strconv"
 )
 
@@ -75,6 +76,13 @@ type Generator struct {
 	C   *Cluster
 	Cfg Config
 	Rnd *rand.Rand
+	// Focus, when not empty, takes the place of the cluster's covering
+	// calls wherever a test gets a call of R's API (the covering call
+	// every random test has, and those PickAPI picks), calls of R's API
+	// that are not covering calls staying available: the whole-suite
+	// search with an archive narrows them to the covering functions
+	// whose coupled branches are not all covered yet.
+	Focus []*Op
 }
 
 // NewGenerator returns a generator with its own seeded random source.
@@ -98,7 +106,7 @@ func (g *Generator) RandomTest() *Test {
 	for i := 0; i < n && len(t.Stmts) < g.Cfg.MaxLen; i++ {
 		switch {
 		case i == at:
-			g.InsertCall(t, g.C.Covering[g.Rnd.Intn(len(g.C.Covering))], len(t.Stmts))
+			g.InsertCall(t, g.pickCovering(), len(t.Stmts))
 		case g.Rnd.Float64() < g.Cfg.SetUpCalls && g.InsertMethodCall(t, len(t.Stmts)):
 		default:
 			g.InsertCall(t, g.PickAPI(), len(t.Stmts))
@@ -142,12 +150,26 @@ func (g *Generator) InsertMethodCall(t *Test, pos int) bool {
 	return true
 }
 
-// PickAPI chooses an API call, covering functions with priority.
+// PickAPI chooses an API call, covering functions with priority; with a
+// Focus, covering functions outside it are left out.
 func (g *Generator) PickAPI() *Op {
 	if len(g.C.Covering) > 0 && g.Rnd.Float64() < g.Cfg.CoveringPriority {
-		return g.C.Covering[g.Rnd.Intn(len(g.C.Covering))]
+		return g.pickCovering()
 	}
-	return g.C.API[g.Rnd.Intn(len(g.C.API))]
+	api := g.C.API
+	if len(g.Focus) > 0 {
+		api = slices.DeleteFunc(slices.Clone(api), func(op *Op) bool { return op.Covering && !slices.Contains(g.Focus, op) })
+	}
+	return api[g.Rnd.Intn(len(api))]
+}
+
+// pickCovering chooses a covering call, among Focus if it is set.
+func (g *Generator) pickCovering() *Op {
+	ops := g.C.Covering
+	if len(g.Focus) > 0 {
+		ops = g.Focus
+	}
+	return ops[g.Rnd.Intn(len(ops))]
 }
 
 // InsertCall inserts a statement applying op at position pos, preceded by

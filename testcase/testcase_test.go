@@ -249,3 +249,35 @@ func TestPrefixValueBeforeBuildValue(t *testing.T) {
 	assert.Equal(t, []testcase.Ref{{Stmt: 3}}, tc.Stmts[5].Args)
 	require.NoError(t, tc.Valid())
 }
+
+// A covering call knows the coupled branches its function may reach, and
+// a generator with a focus gives tests covering calls of the focus only.
+func TestCoveringGoalsAndFocus(t *testing.T) {
+	c := cluster(t, "shop", "./pricing", "./money")
+	goals := map[string][]int32{}
+	for _, op := range c.Covering {
+		goals[op.Name] = op.Goals
+	}
+	assert.Equal(t, []int32{0, 1, 2, 3}, goals["(pricing.QuotedLine).Total"], "its call of Money.Sub")
+	assert.Equal(t, []int32{42, 43}, goals["(pricing.BuyXGetY).Apply"], "its call of Money.Times")
+	assert.Len(t, goals["(*pricing.Engine).Price"], 50, "Price reaches every site but QuotedLine.Total's")
+
+	g := testcase.NewGenerator(c, testcase.DefaultConfig(), 1)
+	var focus *testcase.Op
+	for _, op := range c.Covering {
+		if op.Name == "(pricing.BuyXGetY).Apply" {
+			focus = op
+		}
+	}
+	require.NotNil(t, focus)
+	g.Focus = []*testcase.Op{focus}
+	for i := 0; i < 100; i++ {
+		tc := g.RandomTest()
+		g.Mutate(tc)
+		for _, s := range tc.Stmts {
+			if s.Op.Covering {
+				assert.Same(t, focus, s.Op)
+			}
+		}
+	}
+}

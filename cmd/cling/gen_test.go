@@ -172,7 +172,7 @@ func TestGenBadInput(t *testing.T) {
 
 	r = runCling(t, dir, "gen", "--caller", "./person", "--callee", "./car", "--algorithm", "hill-climbing")
 	assert.Equal(t, 2, r.code)
-	assert.Contains(t, r.stderr, `unknown algorithm "hill-climbing": use dynamosa, mosa, onegoal, random or ws`)
+	assert.Contains(t, r.stderr, `unknown algorithm "hill-climbing": use dynamosa, mosa, onegoal, random, ws or wsa`)
 	for _, res := range []result{r} {
 		assert.Len(t, strings.Split(strings.TrimSpace(res.stderr), "\n"), 1)
 	}
