@@ -47,7 +47,7 @@ Search algorithms (--algorithm):
 			&cli.DurationFlag{Name: "timeout", Value: d.Timeout, Usage: "kill a test execution after `D` (with --max-evals, a test that times out runs once more first)"},
 			&cli.StringFlag{Name: "out", Usage: "output `FILE` (default <R dir>/cling_<E name>_test.go)"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite an output file that cling did not write"},
-			&cli.IntFlag{Name: "population", Value: d.Search.Population, Usage: "MOSA population size `N`"},
+			&cli.IntFlag{Name: "population", Value: d.Search.Population, Usage: "population size `N` of the genetic algorithms (tests; suites for ws and wsa)"},
 			&cli.StringFlag{Name: "fitness", Value: d.Fitness.String(), Usage: "objective of a coupled branch: `layered` or paper"},
 			&cli.IntFlag{Name: "repair-attempts", Value: d.Search.RepairAttempts, Usage: "up to `N` mutations may restore a covering call before an offspring is dropped"},
 			&cli.StringFlag{Name: "stats", Usage: "append the configuration and statistics of the run to `FILE` (CSV if it ends in .csv, JSON lines otherwise)"},
@@ -69,9 +69,11 @@ func runGen(c *cli.Context) error {
 	}
 	cfg := gen.DefaultConfig()
 	cfg.Algorithm = c.String("algorithm")
-	if _, err := mosa.Lookup(cfg.Algorithm); err != nil {
+	reads, err := mosa.Reads(cfg.Algorithm)
+	if err != nil {
 		return usagef("%v", err)
 	}
+	warnIgnored(c, cfg.Algorithm, reads)
 	cfg.Budget = mosa.Budget{Time: c.Duration("budget"), MaxEvals: c.Int("max-evals")}
 	if cfg.Budget.Time <= 0 && cfg.Budget.MaxEvals <= 0 {
 		return usagef("give a positive --budget or --max-evals")
@@ -124,6 +126,27 @@ func runGen(c *cli.Context) error {
 	}
 	writeGenText(c.App.Writer, a, rep)
 	return nil
+}
+
+// searchFlags are gen's flags that configure the search, with the setting
+// each one sets.
+var searchFlags = []struct {
+	name    string
+	setting mosa.Settings
+}{
+	{"population", mosa.ReadsPopulation},
+	{"repair-attempts", mosa.ReadsRepair},
+	{"fitness", mosa.ReadsObjectives},
+}
+
+// warnIgnored warns, one line each, about the search flags given that the
+// algorithm does not read.
+func warnIgnored(c *cli.Context, algorithm string, reads mosa.Settings) {
+	for _, f := range searchFlags {
+		if c.IsSet(f.name) && reads&f.setting == 0 {
+			fmt.Fprintf(c.App.ErrWriter, "cling: warning: --%s has no effect with --algorithm %s\n", f.name, algorithm)
+		}
+	}
 }
 
 // entryList formats registered extensions for a help text, one per line:

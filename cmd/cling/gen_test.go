@@ -26,6 +26,9 @@ type genJSON struct {
 	SearchSeconds   float64  `json:"searchSeconds"`
 	Skipped         []string `json:"skipped"`
 	Assertions      string   `json:"assertions"`
+	Stats           struct {
+		Algorithm string `json:"algorithm"`
+	} `json:"stats"`
 }
 
 func genRun(t *testing.T, dir string, args ...string) genJSON {
@@ -142,11 +145,54 @@ func TestGenDeterministic(t *testing.T) {
 	assert.Equal(t, files[0], files[2])
 }
 
-func TestGenRandomAlgorithm(t *testing.T) {
+// Every algorithm writes a file that passes on personcar and shop; the
+// same seed and evaluation budget give it the same file byte for byte,
+// with one worker or two; and --json and --stats name it.
+func TestGenEveryAlgorithm(t *testing.T) {
+	for _, a := range mosa.Algorithms() {
+		t.Run(a.Name, func(t *testing.T) {
+			dir := fixture.Copy(t, "personcar")
+			stats := filepath.Join(t.TempDir(), "stats.jsonl")
+			rep := genRun(t, dir, "--caller", "./person", "--callee", "./car", "--algorithm", a.Name, "--max-evals", "500", "--stats", stats)
+			assert.Equal(t, 2, rep.Covered, "personcar's two coupled branches")
+			assert.Equal(t, a.Name, rep.Stats.Algorithm)
+			var row struct{ Algorithm string }
+			require.NoError(t, json.Unmarshal([]byte(readFile(t, stats)), &row))
+			assert.Equal(t, a.Name, row.Algorithm)
+			goTest(t, dir, "./person")
+
+			var files []string
+			for _, workers := range []string{"1", "2"} {
+				dir := fixture.Copy(t, "shop")
+				require.NoError(t, os.Remove(filepath.Join(dir, "pricing/pricing_test.go")))
+				rep := genRun(t, dir, "--caller", "./pricing", "--callee", "./money", "--algorithm", a.Name,
+					"--max-evals", "1500", "--seed", "5", "--workers", workers)
+				assert.Positive(t, rep.Covered)
+				files = append(files, readFile(t, rep.TestFile))
+				if workers == "2" {
+					goTest(t, dir, "./pricing")
+				}
+			}
+			assert.Equal(t, files[0], files[1], "the same file with 1 and 2 workers")
+		})
+	}
+}
+
+// A search flag the chosen algorithm does not read draws a one-line
+// warning, not an error.
+func TestGenWarnsAboutIgnoredFlags(t *testing.T) {
 	dir := fixture.Copy(t, "personcar")
-	rep := genRun(t, dir, "--caller", "./person", "--callee", "./car", "--algorithm", "random", "--max-evals", "500")
-	assert.Equal(t, 2, rep.Covered)
-	goTest(t, dir, "./person")
+	// The run stops at the output file, after the flags are read.
+	r := runCling(t, dir, "gen", "--caller", "./person", "--callee", "./car", "--algorithm", "random",
+		"--population", "10", "--fitness", "paper", "--out", "elsewhere/x_test.go")
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, []string{
+		"cling: warning: --population has no effect with --algorithm random",
+		"cling: warning: --fitness has no effect with --algorithm random",
+	}, strings.Split(strings.TrimSpace(r.stderr), "\n")[:2])
+	r = runCling(t, dir, "gen", "--caller", "./person", "--callee", "./car", "--algorithm", "onegoal",
+		"--population", "10", "--out", "elsewhere/x_test.go")
+	assert.NotContains(t, r.stderr, "warning", "onegoal is a genetic algorithm with a population")
 }
 
 func TestGenBadInput(t *testing.T) {
