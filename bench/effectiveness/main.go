@@ -1,13 +1,16 @@
 // Command effectiveness is cling's effectiveness benchmark. On pairs of
 // packages (caller R, callee E) from real modules it runs `cling gen` with
-// MOSA and with random search, several seeds each under the same time
-// budget, measures the coupled-branch coverage (CBC) of each pair's own
-// hand-written tests and of their union with the generated tests, and
-// reports per pair the mean and median CBC of both algorithms, the
-// Vargha-Delaney effect size Â12 and the two-sided Mann-Whitney U test.
+// a set of search algorithms (MOSA and random search by default), several
+// seeds each under the same time budget, measures the coupled-branch
+// coverage (CBC) of each pair's own hand-written tests and of their union
+// with the generated tests, and reports per pair the mean and median CBC
+// of every algorithm and, against MOSA, the Vargha-Delaney effect size
+// Â12 and the two-sided Mann-Whitney U test.
 //
-// It works on copies of the modules in a temporary directory, which it
-// removes at the end (-keep keeps it). See README.md in this directory.
+// Every run is appended to a results file as it finishes; a rerun skips
+// the runs the file holds, and -report renders the tables from the file
+// alone. It works on copies of the modules in a temporary directory, which
+// it removes at the end (-keep keeps it). See README.md in this directory.
 package main
 
 import (
@@ -52,15 +55,21 @@ type options struct {
 	clingVersion string
 	modules      []string
 	pairs        []pairSpec
+	algorithms   []string
 	budget       time.Duration
 	probeBudget  time.Duration
 	probeMin     float64
 	seeds        int
+	maxSeeds     int
 	workers      int
-	rules        selectRules
-	results      string
-	keep         bool
-	selectOnly   bool
+	store        string
+	reportOnly   bool
+	// algorithmsSet says that -algorithms was given.
+	algorithmsSet bool
+	rules         selectRules
+	results       string
+	keep          bool
+	selectOnly    bool
 	// args are the command-line arguments, for the report.
 	args []string
 }
@@ -76,6 +85,13 @@ func realMain(args []string) int {
 		return 2
 	}
 	opt.args = args
+	if opt.reportOnly {
+		if err := storedReport(os.Stdout, opt); err != nil {
+			fmt.Fprintln(os.Stderr, "effectiveness:", err)
+			return 1
+		}
+		return 0
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	b := &bench{opt: opt}
@@ -94,15 +110,19 @@ func realMain(args []string) int {
 func parseFlags(args []string) (*options, error) {
 	fl := flag.NewFlagSet("effectiveness", flag.ContinueOnError)
 	opt := &options{}
-	var modules, pairs string
-	fl.StringVar(&opt.cling, "cling", "", "cling binary to measure (required)")
+	var modules, pairs, algorithms string
+	fl.StringVar(&opt.cling, "cling", "", "cling binary to measure (required, except with -report)")
 	fl.StringVar(&opt.clingVersion, "cling-version", "", "how to name the measured cling in the report (commit)")
 	fl.StringVar(&modules, "modules", defaultModules, "comma-separated MODULE@VERSION list to fetch from the module proxy")
 	fl.StringVar(&pairs, "pairs", "", "comma-separated module:R:E pairs to measure instead of selecting them (module = last element of the module path, e.g. expr:./parser:./parser/lexer)")
+	fl.StringVar(&algorithms, "algorithms", "mosa,random", "comma-separated search algorithms to compare (cling gen --algorithm); each is compared with mosa")
 	fl.DurationVar(&opt.budget, "budget", 60*time.Second, "search budget of every cling gen run")
 	fl.DurationVar(&opt.probeBudget, "probe-budget", 5*time.Second, "search budget of the selection probes")
 	fl.Float64Var(&opt.probeMin, "probe-min", 0.05, "selection: smallest share of coupled branches a probe must cover")
 	fl.IntVar(&opt.seeds, "seeds", 5, "seeds 1..N per algorithm and pair")
+	fl.IntVar(&opt.maxSeeds, "max-seeds", 0, "then seeds up to N for the algorithms whose comparison with mosa on a pair is not significant (and for mosa); 0: none")
+	fl.StringVar(&opt.store, "store", "bench/effectiveness/algorithms.jsonl", "results file: every run is appended to it, and a rerun skips the runs it holds")
+	fl.BoolVar(&opt.reportOnly, "report", false, "only render the tables of the results file (-store) for -budget, and -cling-version if given; run nothing")
 	fl.IntVar(&opt.workers, "workers", 2, "cling gen --workers")
 	fl.IntVar(&opt.rules.PerModule, "per-module", 2, "pairs to select per module")
 	fl.IntVar(&opt.rules.MinCoupled, "min-coupled", 50, "selection: fewest coupled branches of a pair")
@@ -115,6 +135,20 @@ func parseFlags(args []string) (*options, error) {
 	}
 	if fl.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q", fl.Arg(0))
+	}
+	fl.Visit(func(f *flag.Flag) { opt.algorithmsSet = opt.algorithmsSet || f.Name == "algorithms" })
+	seen := map[string]bool{}
+	for _, a := range strings.Split(algorithms, ",") {
+		if a = strings.TrimSpace(a); a != "" && !seen[a] {
+			seen[a] = true
+			opt.algorithms = append(opt.algorithms, a)
+		}
+	}
+	if !seen["mosa"] {
+		return nil, errors.New("-algorithms must include mosa, which the others are compared with")
+	}
+	if opt.reportOnly {
+		return opt, nil
 	}
 	if opt.cling == "" {
 		return nil, errors.New("-cling is required")
@@ -145,6 +179,9 @@ func parseFlags(args []string) (*options, error) {
 	}
 	if opt.seeds < 1 || opt.budget <= 0 || opt.probeBudget <= 0 || opt.workers < 1 || opt.rules.PerModule < 1 {
 		return nil, errors.New("-seeds, -budget, -probe-budget, -workers and -per-module must be positive")
+	}
+	if opt.maxSeeds != 0 && opt.maxSeeds < opt.seeds {
+		return nil, errors.New("-max-seeds must be at least -seeds")
 	}
 	return opt, nil
 }
@@ -188,14 +225,17 @@ func (p *pair) slug() string {
 	return p.Mod.Short + "_" + f(p.Caller) + "__" + f(p.Callee)
 }
 
-// runRecord is one cling gen run: a line of runs.jsonl and runs.csv.
+// runRecord is one cling gen run: a line of the results file, runs.jsonl
+// and runs.csv.
 type runRecord struct {
-	Module      string  `json:"module"`
-	Caller      string  `json:"caller"`
-	Callee      string  `json:"callee"`
-	Algorithm   string  `json:"algorithm"`
-	Seed        int64   `json:"seed"`
-	Budget      string  `json:"budget"`
+	Module    string `json:"module"`
+	Caller    string `json:"caller"`
+	Callee    string `json:"callee"`
+	Algorithm string `json:"algorithm"`
+	Seed      int64  `json:"seed"`
+	Budget    string `json:"budget"`
+	// Cling is the measured cling (its commit, -cling-version).
+	Cling       string  `json:"cling"`
 	Workers     int     `json:"workers"`
 	Status      string  `json:"status"` // ok or failed
 	Error       string  `json:"error,omitempty"`
@@ -227,6 +267,9 @@ type runRecord struct {
 	AloneCovered *int `json:"aloneCovered,omitempty"`
 	// Stats is the --stats row as cling wrote it.
 	Stats json.RawMessage `json:"stats,omitempty"`
+	// stored is set for a run the results file held from an earlier
+	// benchmark: it is not run again, nor checked.
+	stored bool
 }
 
 // bench is one benchmark run.
@@ -239,6 +282,7 @@ type bench struct {
 	goVer    string
 	mods     []*module
 	pairs    []*pair
+	store    *store
 	problems []string
 	nstats   int
 	started  time.Time
@@ -286,6 +330,10 @@ func (b *bench) main(ctx context.Context) (err error) {
 		}()
 	}
 	b.logf("results: %s", b.out)
+	if b.store, err = openStore(b.opt.store); err != nil {
+		return err
+	}
+	b.logf("results file: %s (%d runs)", b.opt.store, len(b.store.order))
 	if v, err := exec.Command("go", "version").Output(); err == nil {
 		b.goVer = strings.TrimSpace(string(v))
 	}
@@ -306,12 +354,12 @@ func (b *bench) main(ctx context.Context) (err error) {
 	if len(b.pairs) == 0 {
 		return errors.New("no pair to measure")
 	}
-	runs := len(b.pairs) * b.opt.seeds * 2
+	runs := len(b.pairs) * b.opt.seeds * len(b.opt.algorithms)
 	// about 25 s of build, minimisation and verification per gen run and
 	// seeds+3 cling cbc runs per pair (about 30 s each).
 	est := time.Duration(runs)*(b.opt.budget+25*time.Second) + time.Duration(len(b.pairs)*(b.opt.seeds+3))*30*time.Second
-	b.logf("%d pairs × %d seeds × 2 algorithms = %d cling gen runs of %s; estimated time %s",
-		len(b.pairs), b.opt.seeds, runs, b.opt.budget, est.Round(time.Minute))
+	b.logf("%d pairs × %d seeds × %d algorithms = %d cling gen runs of %s (fewer if the results file holds some; more with -max-seeds); estimated time %s",
+		len(b.pairs), b.opt.seeds, len(b.opt.algorithms), runs, b.opt.budget, est.Round(time.Minute))
 	if b.opt.selectOnly {
 		md := b.selectionMarkdown()
 		fmt.Print(md)
@@ -661,7 +709,7 @@ func (b *bench) gen(ctx context.Context, p *pair, alg string, seed int64, budget
 	// The displayed command leaves out the bookkeeping flags.
 	r := b.run(ctx, m.Dir, m.Short, 4*budget+10*time.Minute, b.opt.cling, append(args, "--stats", statsFile, "--json")...)
 	rec := &runRecord{Module: m.Path + "@" + m.Version, Caller: p.Caller, Callee: p.Callee, Algorithm: alg, Seed: seed,
-		Budget: budget.String(), Workers: b.opt.workers, Status: "ok",
+		Budget: budget.String(), Cling: b.opt.clingVersion, Workers: b.opt.workers, Status: "ok",
 		Command: fmt.Sprintf("(cd %s && %s)", m.Short, shellJoin(append([]string{"cling"}, args...))), WallSeconds: r.Seconds}
 	if r.Code != 0 {
 		rec.Status, rec.Error = "failed", fmt.Sprintf("exit status %d: %s", r.Code, r.message())
@@ -806,83 +854,149 @@ func (b *bench) measure(ctx context.Context, p *pair) error {
 		b.problem("%s: cling cbc counts %d coupled branches, cling pairs %d", p.name(), p.Hand.Coupled, p.Coupled)
 	}
 	for seed := int64(1); seed <= int64(b.opt.seeds); seed++ {
-		// Alternate which algorithm goes first, so that load and warm
-		// caches favour neither.
-		algs := []string{"mosa", "random"}
-		if seed%2 == 0 {
-			algs = []string{"random", "mosa"}
+		if err := b.runSeed(ctx, p, seed, b.opt.algorithms); err != nil {
+			return err
 		}
-		for _, alg := range algs {
-			if ctx.Err() != nil {
-				return ctx.Err()
+	}
+	// More seeds where a comparison with MOSA is not significant yet.
+	if undecided := b.undecided(p); len(undecided) > 0 {
+		for seed := int64(b.opt.seeds) + 1; seed <= int64(b.opt.maxSeeds); seed++ {
+			if err := b.runSeed(ctx, p, seed, append([]string{"mosa"}, undecided...)); err != nil {
+				return err
 			}
-			b.logf("%s: %s seed %d, budget %s", p.name(), alg, seed, b.opt.budget)
-			rec := b.gen(ctx, p, alg, seed, b.opt.budget, "run")
-			if rec.Status == "ok" {
-				b.logf("  covered %d of %d (file %d, %d tests, %d evaluations) in %.0fs", rec.Covered, rec.Coupled, rec.FileCovered, rec.Tests, rec.Evaluations, rec.WallSeconds)
-			}
-			p.Runs = append(p.Runs, rec)
 		}
 	}
 	// Union of the hand-written tests with each MOSA file; the tests of
-	// seed 1 of both algorithms alone, as go test runs them.
+	// seed 1 of each algorithm alone, as go test runs them.
 	for _, rec := range p.Runs {
-		if rec.Status != "ok" || rec.TestFile == "" || ctx.Err() != nil {
+		if rec.stored || rec.Status != "ok" || rec.TestFile == "" || ctx.Err() != nil {
 			continue
 		}
-		if rec.Algorithm == "mosa" && p.Hand != nil {
-			b.logf("%s: union with %s seed %d", p.name(), rec.Algorithm, rec.Seed)
-			out, r, err := b.withFile(ctx, p, rec, "")
-			if err != nil {
-				b.problem("%s (with %s): %v", r.Display, rec.TestFile, err)
-			} else {
-				union, added, lost := len(out.Set), 0, 0
-				for k := range out.Set {
-					if !p.Hand.Set[k] {
-						added++
-					}
-				}
-				for k := range p.Hand.Set {
-					if !out.Set[k] {
-						lost++
-					}
-				}
-				rec.UnionCovered, rec.UnionAdded, rec.UnionLost = &union, &added, &lost
-				if lost > 0 {
-					p.Checks = append(p.Checks, fmt.Sprintf("%s seed %d: %d coupled branches covered by the hand-written tests alone are not covered with the generated file added", rec.Algorithm, rec.Seed, lost))
-				}
-				if f := failedGenerated(out.Failed, b.readSaved(rec)); len(f) > 0 {
-					b.problem("%s (with %s): generated tests fail next to the hand-written ones: %s", r.Display, rec.TestFile, strings.Join(f, ", "))
-				}
-			}
-		}
-		if rec.Seed == 1 {
-			names := testNames(b.readSaved(rec))
-			if len(names) == 0 {
-				continue
-			}
-			b.logf("%s: %s seed 1 tests alone", p.name(), rec.Algorithm)
-			out, r, err := b.withFile(ctx, p, rec, "^("+strings.Join(names, "|")+")$")
-			if err != nil {
-				b.problem("%s (with %s): %v", r.Display, rec.TestFile, err)
-				continue
-			}
-			alone := out.Covered
-			rec.AloneCovered = &alone
-			if len(out.Failed) > 0 {
-				b.problem("%s (with %s): generated tests fail under cling cbc: %s", shorten(r.Display), rec.TestFile, strings.Join(out.Failed, ", "))
-			}
-			switch {
-			case alone < rec.FileCovered:
-				p.Checks = append(p.Checks, fmt.Sprintf("**%s seed 1: cling gen says its file covers %d coupled branches; cling cbc --run <its %d tests> measures only %d**",
-					rec.Algorithm, rec.FileCovered, len(names), alone))
-			case alone > rec.FileCovered:
-				p.Checks = append(p.Checks, fmt.Sprintf("%s seed 1: cling gen says its file covers %d coupled branches; cling cbc --run <its %d tests> measures %d (more: expected, gen counts only the branches each test was kept for)",
-					rec.Algorithm, rec.FileCovered, len(names), alone))
-			}
+		if err := b.checkRun(ctx, p, rec); err != nil {
+			return err
 		}
 	}
 	return ctx.Err()
+}
+
+// runSeed runs the algorithms on a pair with one seed, except the runs
+// the results file holds, and appends each new run to the file. The order
+// of the algorithms rotates with the seed, so that load and warm caches
+// favour none.
+func (b *bench) runSeed(ctx context.Context, p *pair, seed int64, algs []string) error {
+	for i := range algs {
+		alg := algs[(i+int(seed)-1)%len(algs)]
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		key := runKey{p.Mod.Path + "@" + p.Mod.Version, p.Caller, p.Callee, alg, seed, b.opt.budget.String(), b.opt.clingVersion}
+		if rec := b.store.done(key); rec != nil {
+			b.logf("%s: %s seed %d, budget %s: in the results file", p.name(), alg, seed, b.opt.budget)
+			rec.stored = true
+			p.Runs = append(p.Runs, rec)
+			continue
+		}
+		b.logf("%s: %s seed %d, budget %s", p.name(), alg, seed, b.opt.budget)
+		rec := b.gen(ctx, p, alg, seed, b.opt.budget, "run")
+		if ctx.Err() != nil {
+			return ctx.Err() // an interrupted run is not a result
+		}
+		if rec.Status == "ok" {
+			b.logf("  covered %d of %d (file %d, %d tests, %d evaluations) in %.0fs", rec.Covered, rec.Coupled, rec.FileCovered, rec.Tests, rec.Evaluations, rec.WallSeconds)
+		}
+		p.Runs = append(p.Runs, rec)
+		if err := b.store.put(rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// undecided returns the algorithms whose comparison with MOSA on p is not
+// significant (p ≥ alpha), if -max-seeds asks for more seeds.
+func (b *bench) undecided(p *pair) []string {
+	if b.opt.maxSeeds <= b.opt.seeds {
+		return nil
+	}
+	var out []string
+	for _, a := range summarize(p, b.opt.algorithms).Algs {
+		if a.Alg != "mosa" && !(a.MW.P < alpha) {
+			out = append(out, a.Alg)
+		}
+	}
+	return out
+}
+
+// checkRun measures, for a run of this benchmark, the union of the
+// hand-written tests with its file (MOSA's runs) and its tests alone
+// (seed 1), and records the figures in the results file.
+func (b *bench) checkRun(ctx context.Context, p *pair, rec *runRecord) error {
+	if rec.Algorithm == "mosa" && p.Hand != nil {
+		b.union(ctx, p, rec)
+	}
+	if rec.Seed == 1 {
+		b.alone(ctx, p, rec)
+	}
+	if rec.UnionCovered == nil && rec.AloneCovered == nil {
+		return nil
+	}
+	return b.store.put(rec)
+}
+
+// union measures R's own tests with the run's file added.
+func (b *bench) union(ctx context.Context, p *pair, rec *runRecord) {
+	b.logf("%s: union with %s seed %d", p.name(), rec.Algorithm, rec.Seed)
+	out, r, err := b.withFile(ctx, p, rec, "")
+	if err != nil {
+		b.problem("%s (with %s): %v", r.Display, rec.TestFile, err)
+		return
+	}
+	union, added, lost := len(out.Set), 0, 0
+	for k := range out.Set {
+		if !p.Hand.Set[k] {
+			added++
+		}
+	}
+	for k := range p.Hand.Set {
+		if !out.Set[k] {
+			lost++
+		}
+	}
+	rec.UnionCovered, rec.UnionAdded, rec.UnionLost = &union, &added, &lost
+	if lost > 0 {
+		p.Checks = append(p.Checks, fmt.Sprintf("%s seed %d: %d coupled branches covered by the hand-written tests alone are not covered with the generated file added", rec.Algorithm, rec.Seed, lost))
+	}
+	if f := failedGenerated(out.Failed, b.readSaved(rec)); len(f) > 0 {
+		b.problem("%s (with %s): generated tests fail next to the hand-written ones: %s", r.Display, rec.TestFile, strings.Join(f, ", "))
+	}
+}
+
+// alone measures the run's tests alone, as go test runs them, against what
+// cling gen reported for its file.
+func (b *bench) alone(ctx context.Context, p *pair, rec *runRecord) {
+	names := testNames(b.readSaved(rec))
+	if len(names) == 0 {
+		return
+	}
+	b.logf("%s: %s seed 1 tests alone", p.name(), rec.Algorithm)
+	out, r, err := b.withFile(ctx, p, rec, "^("+strings.Join(names, "|")+")$")
+	if err != nil {
+		b.problem("%s (with %s): %v", r.Display, rec.TestFile, err)
+		return
+	}
+	alone := out.Covered
+	rec.AloneCovered = &alone
+	if len(out.Failed) > 0 {
+		b.problem("%s (with %s): generated tests fail under cling cbc: %s", shorten(r.Display), rec.TestFile, strings.Join(out.Failed, ", "))
+	}
+	switch {
+	case alone < rec.FileCovered:
+		p.Checks = append(p.Checks, fmt.Sprintf("**%s seed 1: cling gen says its file covers %d coupled branches; cling cbc --run <its %d tests> measures only %d**",
+			rec.Algorithm, rec.FileCovered, len(names), alone))
+	case alone > rec.FileCovered:
+		p.Checks = append(p.Checks, fmt.Sprintf("%s seed 1: cling gen says its file covers %d coupled branches; cling cbc --run <its %d tests> measures %d (more: expected, gen counts only the branches each test was kept for)",
+			rec.Algorithm, rec.FileCovered, len(names), alone))
+	}
 }
 
 // plainRerun runs failing hand-written tests again with a plain go test,
@@ -980,7 +1094,7 @@ func (b *bench) writeRuns() error {
 	}
 	defer f.Close()
 	w := bufio.NewWriter(f)
-	fmt.Fprintln(w, "module,caller,callee,algorithm,seed,budget,workers,status,coupled_branches,covered,cbc,file_covered,tests,dropped,evaluations,generations,search_seconds,wall_seconds,union_covered,union_added,union_lost,alone_covered,test_file,error")
+	fmt.Fprintln(w, "module,caller,callee,algorithm,seed,budget,cling,workers,status,coupled_branches,covered,cbc,file_covered,tests,dropped,evaluations,generations,search_seconds,wall_seconds,union_covered,union_added,union_lost,alone_covered,test_file,error")
 	opt := func(p *int) string {
 		if p == nil {
 			return ""
@@ -988,7 +1102,7 @@ func (b *bench) writeRuns() error {
 		return strconv.Itoa(*p)
 	}
 	for _, r := range recs {
-		fields := []string{r.Module, r.Caller, r.Callee, r.Algorithm, strconv.FormatInt(r.Seed, 10), r.Budget, strconv.Itoa(r.Workers), r.Status,
+		fields := []string{r.Module, r.Caller, r.Callee, r.Algorithm, strconv.FormatInt(r.Seed, 10), r.Budget, r.Cling, strconv.Itoa(r.Workers), r.Status,
 			strconv.Itoa(r.Coupled), strconv.Itoa(r.Covered), strconv.FormatFloat(r.CBC, 'f', 4, 64), strconv.Itoa(r.FileCovered),
 			strconv.Itoa(r.Tests), strconv.Itoa(len(r.Dropped)), strconv.Itoa(r.Evaluations), strconv.Itoa(r.Generations),
 			strconv.FormatFloat(r.SearchSeconds, 'f', 3, 64), strconv.FormatFloat(r.WallSeconds, 'f', 1, 64),

@@ -2,9 +2,11 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -13,60 +15,100 @@ import (
 // alpha is the significance level of the verdicts.
 const alpha = 0.05
 
-// pairSummary holds the statistics of one pair.
+// algSummary holds the statistics of one algorithm on one pair.
+type algSummary struct {
+	Alg string
+	// Covered and File are the coupled branches the search archive and
+	// the written file covered, per successful run; Rate the evaluations
+	// per second of search.
+	Covered, File, Rate []float64
+	Runs, Failed        int
+	// A12 and MW compare the covered counts with MOSA's: Â12 is the
+	// probability that a run of this algorithm covers more than a MOSA
+	// run.
+	A12     float64
+	MW      mwResult
+	Verdict string
+}
+
+// pairSummary holds the statistics of one pair: one algSummary per
+// algorithm, in the order of the benchmark's algorithms.
 type pairSummary struct {
 	P            *pair
-	Mosa, Random []float64 // covered coupled branches per successful run
-	A12          float64
-	MW           mwResult
-	Verdict      string
+	Algs         []*algSummary
 	UnionAdded   []float64
 	UnionCovered []float64
-	FailedMosa   int
-	FailedRandom int
 	Coupled      int
 }
 
-func summarize(p *pair) pairSummary {
+// alg returns the summary of algorithm name, or nil.
+func (s pairSummary) alg(name string) *algSummary {
+	for _, a := range s.Algs {
+		if a.Alg == name {
+			return a
+		}
+	}
+	return nil
+}
+
+func summarize(p *pair, algs []string) pairSummary {
 	s := pairSummary{P: p, Coupled: p.Coupled}
+	byAlg := map[string]*algSummary{}
+	for _, name := range algs {
+		a := &algSummary{Alg: name}
+		byAlg[name] = a
+		s.Algs = append(s.Algs, a)
+	}
 	for _, r := range p.Runs {
+		a := byAlg[r.Algorithm]
+		if a == nil {
+			continue
+		}
+		a.Runs++
 		if r.Status != "ok" {
-			if r.Algorithm == "mosa" {
-				s.FailedMosa++
-			} else {
-				s.FailedRandom++
-			}
+			a.Failed++
 			continue
 		}
 		if r.Coupled > 0 {
 			s.Coupled = r.Coupled
 		}
-		if r.Algorithm == "mosa" {
-			s.Mosa = append(s.Mosa, float64(r.Covered))
-			if r.UnionAdded != nil {
-				s.UnionAdded = append(s.UnionAdded, float64(*r.UnionAdded))
-				s.UnionCovered = append(s.UnionCovered, float64(*r.UnionCovered))
-			}
-		} else {
-			s.Random = append(s.Random, float64(r.Covered))
+		a.Covered = append(a.Covered, float64(r.Covered))
+		a.File = append(a.File, float64(r.FileCovered))
+		if r.SearchSeconds > 0 {
+			a.Rate = append(a.Rate, float64(r.Evaluations)/r.SearchSeconds)
+		}
+		if r.Algorithm == "mosa" && r.UnionAdded != nil {
+			s.UnionAdded = append(s.UnionAdded, float64(*r.UnionAdded))
+			s.UnionCovered = append(s.UnionCovered, float64(*r.UnionCovered))
 		}
 	}
 	if s.Coupled == 0 && p.Hand != nil {
 		s.Coupled = p.Hand.Coupled
 	}
-	s.A12 = a12(s.Mosa, s.Random)
-	s.MW = mannWhitney(s.Mosa, s.Random)
-	switch {
-	case len(s.Mosa) == 0 || len(s.Random) == 0:
-		s.Verdict = "no result"
-	case s.MW.P < alpha && s.A12 > 0.5:
-		s.Verdict = "MOSA wins"
-	case s.MW.P < alpha && s.A12 < 0.5:
-		s.Verdict = "**random wins**"
-	default:
-		s.Verdict = "tie"
+	mosa := byAlg["mosa"]
+	for _, a := range s.Algs {
+		a.A12, a.MW, a.Verdict = math.NaN(), mwResult{P: math.NaN()}, "—"
+		if a == mosa || mosa == nil {
+			continue
+		}
+		a.A12, a.MW = a12(a.Covered, mosa.Covered), mannWhitney(a.Covered, mosa.Covered)
+		a.Verdict = verdict(a.Covered, mosa.Covered, a.A12, a.MW)
 	}
 	return s
+}
+
+// verdict compares the covered counts of x with those of y: better (x
+// ahead) or worse when p < alpha, tie otherwise.
+func verdict(x, y []float64, a float64, mw mwResult) string {
+	switch {
+	case len(x) == 0 || len(y) == 0:
+		return "no result"
+	case mw.P < alpha && a > 0.5:
+		return "better"
+	case mw.P < alpha && a < 0.5:
+		return "worse"
+	}
+	return "tie"
 }
 
 func pct(covered float64, total int) string {
@@ -112,7 +154,8 @@ func pValue(r mwResult) string {
 func (b *bench) report(done int) string {
 	var w strings.Builder
 	n := b.opt.seeds
-	fmt.Fprintf(&w, "## Effectiveness: MOSA against random search\n\n")
+	algs := b.opt.algorithms
+	fmt.Fprintf(&w, "## Effectiveness: %s\n\n", title(algs))
 	if done < len(b.pairs) {
 		fmt.Fprintf(&w, "**Partial report: %d of %d pairs measured.**\n\n", done, len(b.pairs))
 	}
@@ -126,17 +169,31 @@ func (b *bench) report(done int) string {
 		mods = append(mods, m.Path+"@"+m.Version)
 	}
 	fmt.Fprintf(&w, "- modules: %s (fetched from the module proxy, measured in copies)\n", strings.Join(mods, ", "))
-	fmt.Fprintf(&w, "- per pair and algorithm: `cling gen --caller R --callee E --algorithm mosa|random --seed S --budget %s --workers %d` for S = 1..%d; the algorithms alternate (MOSA first on odd seeds, random first on even ones); %d runs in all, %s wall time\n",
-		b.opt.budget, b.opt.workers, n, len(b.pairs)*n*2, time.Since(b.started).Round(time.Second))
+	runs, stored := 0, 0
+	for _, p := range b.pairs[:done] {
+		for _, r := range p.Runs {
+			runs++
+			if r.stored {
+				stored++
+			}
+		}
+	}
+	more := ""
+	if b.opt.maxSeeds > n {
+		more = fmt.Sprintf(", up to %d where an algorithm's comparison with MOSA was not significant", b.opt.maxSeeds)
+	}
+	fmt.Fprintf(&w, "- per pair and algorithm: `cling gen --caller R --callee E --algorithm %s --seed S --budget %s --workers %d` for S = 1..%d%s; the order of the algorithms rotates with the seed; %d runs in all (%d from the results file `%s`), %s wall time\n",
+		strings.Join(algs, "|"), b.opt.budget, b.opt.workers, n, more, runs, stored, b.opt.store, time.Since(b.started).Round(time.Second))
 	fmt.Fprintf(&w, "- command: `%s`\n\n", shellJoin(append([]string{"bench/effectiveness/run.sh"}, b.opt.args...)))
 
 	sums := make([]pairSummary, done)
 	for i, p := range b.pairs[:done] {
-		sums[i] = summarize(p)
+		sums[i] = summarize(p, algs)
 	}
-	fmt.Fprintf(&w, "| pair | coupled branches | hand-written CBC | MOSA mean | MOSA median | random mean | random median | Â12 | p | result | union gain (MOSA) |\n")
-	fmt.Fprintf(&w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|\n")
-	wins, ties, losses := 0, 0, 0
+	w.WriteString(comparison(sums, algs))
+
+	fmt.Fprintf(&w, "\n### Hand-written tests\n\n")
+	fmt.Fprintf(&w, "| pair | coupled branches | hand-written CBC | union gain (MOSA) |\n|---|---:|---:|---:|\n")
 	for _, s := range sums {
 		hand := "n/a"
 		if s.P.Hand != nil {
@@ -146,47 +203,15 @@ func (b *bench) report(done int) string {
 		if len(s.UnionAdded) > 0 {
 			union = fmt.Sprintf("+%s → %s", num(mean(s.UnionAdded), 1), pct(mean(s.UnionCovered), s.Coupled))
 		}
-		a := "n/a"
-		if !math.IsNaN(s.A12) {
-			a = fmt.Sprintf("%.2f (%s)", s.A12, a12Magnitude(s.A12))
-		}
-		fmt.Fprintf(&w, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			s.P.name(), s.Coupled, hand,
-			pct(mean(s.Mosa), s.Coupled), pct(median(s.Mosa), s.Coupled),
-			pct(mean(s.Random), s.Coupled), pct(median(s.Random), s.Coupled),
-			a, pValue(s.MW), s.Verdict, union)
-		switch s.Verdict {
-		case "MOSA wins":
-			wins++
-		case "tie":
-			ties++
-		case "**random wins**":
-			losses++
-		}
+		fmt.Fprintf(&w, "| %s | %d | %s | %s |\n", s.P.name(), s.Coupled, hand, union)
 	}
-	fmt.Fprintf(&w, "\nMOSA wins on %d pairs, ties on %d, loses on %d (of %d).\n", wins, ties, losses, len(sums))
 	fmt.Fprintf(&w, `
-How to read it:
-
-- **CBC** is the share of the pair's coupled branches covered by the search
-  archive of a run (the `+"`covered`"+` of `+"`--stats`"+`). The means and
-  medians are over the runs that succeeded (%d seeds per algorithm unless
-  the details below say otherwise).
-- **Â12** (Vargha-Delaney) is the probability that a MOSA run covers more
-  coupled branches than a random run, ties counted half: 0.5 is no
-  difference, 1 means MOSA always ahead. The label is Vargha and Delaney's
-  (negligible < 0.56, small, medium ≥ 0.64, large ≥ 0.71, symmetric below 0.5).
-- **p** is the two-sided Mann-Whitney U test of the covered counts, exact:
-  the permutation distribution of the mid-rank sum over all C(2n, n)
-  splits, so ties are handled exactly (for n = 5 the smallest possible p is
-  2/252 ≈ 0.0079). **result**: MOSA wins (loses) when p < %.2f and Â12 > 0.5
-  (< 0.5); tie otherwise.
-- **hand-written CBC** is `+"`cling cbc`"+` of R's own tests (covered count in
-  parentheses). **union gain** is the number of coupled branches that R's
-  own tests plus one generated MOSA file cover beyond R's own tests alone,
-  mean over the %d MOSA files (each file put into R's directory in turn and
-  `+"`cling cbc`"+` run again), and the CBC of that union (mean).
-`, n, alpha, n)
+**hand-written CBC** is `+"`cling cbc`"+` of R's own tests (covered count in
+parentheses). **union gain** is the number of coupled branches that R's own
+tests plus one generated MOSA file cover beyond R's own tests alone, mean over
+the MOSA files of this benchmark (each file put into R's directory in turn and
+`+"`cling cbc`"+` run again), and the CBC of that union (mean).
+`)
 
 	// Details.
 	fmt.Fprintf(&w, "\n### Runs in detail\n\n")
@@ -194,7 +219,7 @@ How to read it:
 	fmt.Fprintf(&w, "| pair | algorithm | runs ok | covered (min–max) | file covered | tests | tests dropped | evaluations | generations | wall time |\n")
 	fmt.Fprintf(&w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, s := range sums {
-		for _, alg := range []string{"mosa", "random"} {
+		for _, alg := range algs {
 			var cov, file, tests, drops, evals, gens, wall []float64
 			total := 0
 			for _, r := range s.P.Runs {
@@ -218,36 +243,21 @@ How to read it:
 				num(mean(tests), 1), num(mean(drops), 1), num(mean(evals), 0), num(mean(gens), 0), num(mean(wall), 0))
 		}
 	}
-	fmt.Fprintf(&w, "\nThe same comparison on the coverage of the written files (what a user gets, after minimisation and verification):\n\n")
-	fmt.Fprintf(&w, "| pair | MOSA mean | random mean | Â12 | p |\n|---|---:|---:|---:|---:|\n")
-	for _, s := range sums {
-		var fm, fr []float64
-		for _, r := range s.P.Runs {
-			if r.Status != "ok" {
-				continue
-			}
-			if r.Algorithm == "mosa" {
-				fm = append(fm, float64(r.FileCovered))
-			} else {
-				fr = append(fr, float64(r.FileCovered))
-			}
-		}
-		fmt.Fprintf(&w, "| %s | %s | %s | %s | %s |\n", s.P.name(), pct(mean(fm), s.Coupled), pct(mean(fr), s.Coupled),
-			num(a12(fm, fr), 2), pValue(mannWhitney(fm, fr)))
-	}
 
-	// Losses and near-losses get the figures that usually explain them.
+	// Losses get the figures that usually explain them.
 	var notes []string
 	for _, s := range sums {
-		if math.IsNaN(s.A12) || s.A12 >= 0.5 {
-			continue
+		mosa := s.alg("mosa")
+		for _, a := range s.Algs {
+			if a.Verdict != "better" || mosa == nil {
+				continue
+			}
+			notes = append(notes, fmt.Sprintf("- %s: %s covers more than MOSA, Â12 = %.2f; it executed %s tests per second against MOSA's %s. Explain before recording.",
+				s.P.name(), a.Alg, a.A12, num(mean(a.Rate), 0), num(mean(mosa.Rate), 0)))
 		}
-		em, er := b.evalMean(s.P, "mosa"), b.evalMean(s.P, "random")
-		notes = append(notes, fmt.Sprintf("- %s: %s, Â12 = %.2f. Random search executed %.2f× as many tests as MOSA (%.0f against %.0f per run). Explain before recording.",
-			s.P.name(), strings.Trim(s.Verdict, "*"), s.A12, er/em, er, em))
 	}
 	if len(notes) > 0 {
-		fmt.Fprintf(&w, "\n### Pairs where random search is ahead\n\n%s\n", strings.Join(notes, "\n"))
+		fmt.Fprintf(&w, "\n### Pairs where an algorithm is ahead of MOSA\n\n%s\n", strings.Join(notes, "\n"))
 	}
 
 	var checks []string
@@ -257,7 +267,7 @@ How to read it:
 		}
 	}
 	fmt.Fprintf(&w, "\n### Consistency checks\n\n")
-	fmt.Fprintf(&w, "The tests of seed 1 of each algorithm are also run alone under `cling cbc --run '^(<their names>)$'` and compared with what `cling gen` reported for its file; with each generated file added, R's own tests must still cover what they covered alone.\n\n")
+	fmt.Fprintf(&w, "The tests of seed 1 of each algorithm are also run alone under `cling cbc --run '^(<their names>)$'` and compared with what `cling gen` reported for its file; with each generated MOSA file added, R's own tests must still cover what they covered alone. Runs taken from the results file are not checked again.\n\n")
 	if len(checks) == 0 {
 		fmt.Fprintf(&w, "All agree.\n")
 	} else {
@@ -272,8 +282,200 @@ How to read it:
 		}
 	}
 	w.WriteString("\n" + b.selectionMarkdown())
-	fmt.Fprintf(&w, "\nRaw data: `runs.jsonl` (one line per run, with the `--stats` row), `runs.csv`, the generated files under `tests/`, every command in `commands.log`, all pairs considered in `selection.md` (in `%s`).\n", b.relOut())
+	fmt.Fprintf(&w, "\nRaw data: `runs.jsonl` (one line per run, with the `--stats` row), `runs.csv`, the generated files under `tests/`, every command in `commands.log`, all pairs considered in `selection.md` (in `%s`); every run is also in the results file `%s`.\n", b.relOut(), b.opt.store)
 	return w.String()
+}
+
+// title names what a report compares.
+func title(algs []string) string {
+	if len(algs) == 2 && algs[0] == "mosa" && algs[1] == "random" {
+		return "MOSA against random search"
+	}
+	return "search algorithms against MOSA"
+}
+
+// comparison renders the tables that compare the algorithms: coverage
+// per algorithm, every algorithm against MOSA, the ordering of the whole-
+// suite paper, the coverage of the written files, and the search speed.
+func comparison(sums []pairSummary, algs []string) string {
+	var w strings.Builder
+	fmt.Fprintf(&w, "### Coupled-branch coverage\n\n")
+	fmt.Fprintf(&w, "Mean CBC of the search archive per algorithm (successful runs in parentheses).\n\n")
+	fmt.Fprintf(&w, "| pair | coupled branches | %s |\n|---|---:|%s\n", strings.Join(algs, " | "), strings.Repeat("---:|", len(algs)))
+	overall := make([][]float64, len(algs))
+	for _, s := range sums {
+		var cells []string
+		for i, a := range s.Algs {
+			c := "n/a"
+			if len(a.Covered) > 0 {
+				c = fmt.Sprintf("%s (%d)", pct(mean(a.Covered), s.Coupled), len(a.Covered))
+				overall[i] = append(overall[i], mean(a.Covered)/float64(s.Coupled))
+			}
+			cells = append(cells, c)
+		}
+		fmt.Fprintf(&w, "| %s | %d | %s |\n", s.P.name(), s.Coupled, strings.Join(cells, " | "))
+	}
+	var cells []string
+	for i := range algs {
+		cells = append(cells, pct(mean(overall[i]), 1))
+	}
+	fmt.Fprintf(&w, "| **mean over pairs** | | %s |\n", strings.Join(cells, " | "))
+
+	fmt.Fprintf(&w, "\n### Against MOSA\n\n")
+	fmt.Fprintf(&w, "Â12 is the probability that a run of the algorithm covers more coupled branches than a MOSA run (ties half; 0.5: no difference); p is the two-sided Mann-Whitney U test, exact; **result**: better (worse) than MOSA when p < %.2f and Â12 > 0.5 (< 0.5), tie otherwise.\n\n", alpha)
+	fmt.Fprintf(&w, "| pair | algorithm | runs | Â12 | p | result |\n|---|---|---:|---:|---:|---|\n")
+	tally := map[string][3]int{}
+	for _, s := range sums {
+		for _, a := range s.Algs {
+			if a.Alg == "mosa" {
+				continue
+			}
+			fmt.Fprintf(&w, "| %s | %s | %d | %s | %s | %s |\n", s.P.name(), a.Alg, len(a.Covered), effect(a.A12), pValue(a.MW), a.Verdict)
+			t := tally[a.Alg]
+			switch a.Verdict {
+			case "better":
+				t[0]++
+			case "tie":
+				t[1]++
+			case "worse":
+				t[2]++
+			}
+			tally[a.Alg] = t
+		}
+	}
+	w.WriteString("\n")
+	for _, alg := range algs {
+		if alg == "mosa" {
+			continue
+		}
+		t := tally[alg]
+		fmt.Fprintf(&w, "- %s: better than MOSA on %d pairs, tie on %d, worse on %d (of %d).\n", alg, t[0], t[1], t[2], len(sums))
+	}
+
+	if slices.Contains(algs, "ws") && (slices.Contains(algs, "wsa") || slices.Contains(algs, "onegoal")) {
+		fmt.Fprintf(&w, "\n### The whole-suite ordering: WSA ≥ WS > OneGoal?\n\n")
+		fmt.Fprintf(&w, "| pair | WSA vs WS: Â12 | p | result | WS vs OneGoal: Â12 | p | result |\n|---|---:|---:|---|---:|---:|---|\n")
+		for _, s := range sums {
+			var cells []string
+			for _, vs := range [][2]string{{"wsa", "ws"}, {"ws", "onegoal"}} {
+				x, y := s.alg(vs[0]), s.alg(vs[1])
+				if x == nil || y == nil {
+					cells = append(cells, "n/a", "n/a", "n/a")
+					continue
+				}
+				a, mw := a12(x.Covered, y.Covered), mannWhitney(x.Covered, y.Covered)
+				cells = append(cells, effect(a), pValue(mw), verdict(x.Covered, y.Covered, a, mw))
+			}
+			fmt.Fprintf(&w, "| %s | %s |\n", s.P.name(), strings.Join(cells, " | "))
+		}
+	}
+
+	fmt.Fprintf(&w, "\n### The written files\n\n")
+	fmt.Fprintf(&w, "Mean CBC of the written files (after minimisation and verification: what a user gets), and Â12 and p of the file coverage against MOSA's.\n\n")
+	fmt.Fprintf(&w, "| pair | algorithm | file CBC | Â12 | p |\n|---|---|---:|---:|---:|\n")
+	for _, s := range sums {
+		mosa := s.alg("mosa")
+		for _, a := range s.Algs {
+			e, p := "—", "—"
+			if a.Alg != "mosa" && mosa != nil {
+				e, p = effect(a12(a.File, mosa.File)), pValue(mannWhitney(a.File, mosa.File))
+			}
+			fmt.Fprintf(&w, "| %s | %s | %s | %s | %s |\n", s.P.name(), a.Alg, pct(mean(a.File), s.Coupled), e, p)
+		}
+	}
+
+	fmt.Fprintf(&w, "\n### Search speed\n\n")
+	fmt.Fprintf(&w, "Test executions per second of search (mean over runs), and in parentheses relative to random search on the same pair.\n\n")
+	fmt.Fprintf(&w, "| pair | %s |\n|---|%s\n", strings.Join(algs, " | "), strings.Repeat("---:|", len(algs)))
+	ratios := make([][]float64, len(algs))
+	for _, s := range sums {
+		random := s.alg("random")
+		var cells []string
+		for i, a := range s.Algs {
+			c := num(mean(a.Rate), 0)
+			if random != nil && len(random.Rate) > 0 && len(a.Rate) > 0 {
+				r := mean(a.Rate) / mean(random.Rate)
+				ratios[i] = append(ratios[i], r)
+				c += fmt.Sprintf(" (%.2f×)", r)
+			}
+			cells = append(cells, c)
+		}
+		fmt.Fprintf(&w, "| %s | %s |\n", s.P.name(), strings.Join(cells, " | "))
+	}
+	cells = cells[:0]
+	for i := range algs {
+		cells = append(cells, num(mean(ratios[i]), 2)+"×")
+	}
+	fmt.Fprintf(&w, "| **mean relative to random** | %s |\n", strings.Join(cells, " | "))
+	return w.String()
+}
+
+// effect formats an Â12 value with its magnitude.
+func effect(a float64) string {
+	if math.IsNaN(a) {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.2f (%s)", a, a12Magnitude(a))
+}
+
+// storedReport renders the comparison tables from the results file alone:
+// the runs of budget opt.budget (and cling opt.clingVersion, if given),
+// grouped by pair.
+func storedReport(out io.Writer, opt *options) error {
+	st, err := openStore(opt.store)
+	if err != nil {
+		return err
+	}
+	var pairs []*pair
+	byKey := map[string]*pair{}
+	clings := map[string]bool{}
+	present := map[string]bool{}
+	for _, r := range st.records() {
+		if r.Budget != opt.budget.String() || opt.clingVersion != "" && r.Cling != opt.clingVersion {
+			continue
+		}
+		k := r.Module + " " + r.Caller + " " + r.Callee
+		p := byKey[k]
+		if p == nil {
+			path, version, _ := strings.Cut(r.Module, "@")
+			m := &module{Path: path, Version: version, Short: path[strings.LastIndex(path, "/")+1:]}
+			p = &pair{Mod: m, Caller: r.Caller, Callee: r.Callee}
+			byKey[k] = p
+			pairs = append(pairs, p)
+		}
+		p.Runs = append(p.Runs, r)
+		clings[r.Cling] = true
+		present[r.Algorithm] = true
+	}
+	if len(pairs) == 0 {
+		return fmt.Errorf("%s holds no run with budget %s", opt.store, opt.budget)
+	}
+	algs := opt.algorithms
+	if !opt.algorithmsSet {
+		algs = []string{"mosa"}
+		for _, a := range []string{"dynamosa", "wsa", "ws", "onegoal", "random"} {
+			if present[a] {
+				algs = append(algs, a)
+			}
+		}
+	}
+	var versions []string
+	for v := range clings {
+		versions = append(versions, v)
+	}
+	sort.Strings(versions)
+	runs := 0
+	sums := make([]pairSummary, len(pairs))
+	for i, p := range pairs {
+		sums[i] = summarize(p, algs)
+		runs += len(p.Runs)
+	}
+	fmt.Fprintf(out, "## Effectiveness: %s\n\n", title(algs))
+	fmt.Fprintf(out, "- from the results file `%s`: %d runs of `cling gen --algorithm %s --budget %s` on %d pairs; cling %s\n",
+		opt.store, runs, strings.Join(algs, "|"), opt.budget, len(pairs), strings.Join(versions, ", "))
+	fmt.Fprintf(out, "- command: `%s`\n\n", shellJoin(append([]string{"bench/effectiveness/run.sh"}, opt.args...)))
+	_, err = io.WriteString(out, comparison(sums, algs))
+	return err
 }
 
 func (b *bench) relOut() string {
@@ -283,16 +485,6 @@ func (b *bench) relOut() string {
 		}
 	}
 	return b.out
-}
-
-func (b *bench) evalMean(p *pair, alg string) float64 {
-	var xs []float64
-	for _, r := range p.Runs {
-		if r.Algorithm == alg && r.Status == "ok" {
-			xs = append(xs, float64(r.Evaluations))
-		}
-	}
-	return mean(xs)
 }
 
 // reasonCategory groups ineligibility reasons for the summary.

@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
-# The effectiveness benchmark of cling gen: MOSA against random search on
-# pairs of packages from real modules, with the coupled-branch coverage of
-# the pairs' own tests. See bench/effectiveness/README.md.
+# The effectiveness benchmark of cling gen: search algorithms (MOSA and
+# random search by default, -algorithms for others) on pairs of packages
+# from real modules, with the coupled-branch coverage of the pairs' own
+# tests. See bench/effectiveness/README.md.
 #
-# Usage: bench/effectiveness/run.sh [-budget 60s] [-seeds 5] [-pairs module:R:E,...] [more flags]
+# Usage: bench/effectiveness/run.sh [-algorithms mosa,random] [-budget 60s] [-seeds 5] [-pairs module:R:E,...] [more flags]
 #        (bench/effectiveness/run.sh -h lists every flag)
 #
-# Prints the markdown report on stdout and progress on stderr; the report,
-# runs.jsonl, runs.csv, the generated files and a log of every command go
-# to bench/effectiveness/results/<UTC time>/ (ignored by git).
+# Every run is appended to bench/effectiveness/algorithms.jsonl, and a rerun
+# skips the runs it holds. Prints the markdown report on stdout and progress
+# on stderr; the report, runs.jsonl, runs.csv, the generated files and a log
+# of every command go to bench/effectiveness/results/<UTC time>/ (ignored by
+# git).
 #
 # Needs: go, and the Go module proxy (or a module cache that already holds
-# the modules). Takes about pairs × seeds × 2 × (budget + 25 s) plus a few
-# minutes of selection and coverage runs: about 2 hours with the defaults.
+# the modules). Takes about pairs × seeds × algorithms × (budget + 25 s) plus
+# a few minutes of selection and coverage runs: about 2 hours with the
+# defaults.
 #
 # Environment:
 #   CLING=PATH   measure this cling binary instead of building one
