@@ -18,7 +18,9 @@ func TestProgress(t *testing.T) {
 		{Node: p.entryDrive, DistT: 0, DistF: 1, FirstT: 1, Evals: 1},
 		{Node: p.fuel100, DistT: 0, DistF: 31, FirstT: 2, Evals: 1},
 	}
-	with := func(cs ...rt.CallerEval) []rt.CallerEval { return append(append([]rt.CallerEval(nil), drive...), cs...) }
+	with := func(cs ...rt.CallerEval) []rt.CallerEval {
+		return append(append([]rt.CallerEval(nil), drive...), cs...)
+	}
 	cases := []struct {
 		name string
 		tr   *rt.Trace
