@@ -4,17 +4,20 @@
 // tests an algorithm proposes through a harness executor, confirms the
 // goals a test covers by running it again (more often for flaky goals),
 // keeps the archive of the shortest test per covered goal, counts the
-// budget and collects statistics.
+// budget (and shares of it) and collects statistics.
 //
 // An algorithm (Algorithm) decides which tests to try. Each lives in one
 // file that registers it by name (Register): mosa.go is the many-objective
-// sorting algorithm tailored to coupled branches, the default; random.go
-// is random search with an archive, the baseline. What several algorithms
-// can share sits beside them: populations with objective vectors
-// (population.go), preference sorting and crowding (ranking.go), and
-// selection, crossover and mutation with repair (variation.go). Crossover
-// operators are registered by name too (Crossover; singlepoint.go holds
-// single-point crossover, the default).
+// sorting algorithm tailored to coupled branches, the default;
+// dynamosa.go is MOSA over the goals whose structural dependencies are
+// covered; onegoal.go searches for one goal at a time; ws.go and wsa.go
+// evolve whole suites, without and with an archive; random.go is random
+// search with an archive, the baseline. What several algorithms share
+// sits beside them: populations with objective vectors (population.go),
+// preference sorting and crowding (ranking.go), selection, crossover and
+// mutation with repair (variation.go), and suites as chromosomes
+// (suite.go). Crossover operators are registered by name too (Crossover;
+// singlepoint.go holds single-point crossover, the default).
 package mosa
 
 import (
