@@ -32,9 +32,14 @@ if [ -z "${CLING:-}" ]; then
 	CLING=$BIN/cling
 fi
 
+# The measured cling is named by the last commit that changed anything but
+# the results file, so that committing results between sittings does not
+# make the next sitting run everything again.
+results=':(exclude)bench/effectiveness/algorithms.jsonl'
 version=unknown
-if version=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null); then
-	if [ -n "$(git -C "$ROOT" --no-optional-locks status --porcelain 2>/dev/null)" ]; then
+if v=$(git -C "$ROOT" log -1 --format=%h -- . "$results" 2>/dev/null) && [ -n "$v" ]; then
+	version=$v
+	if [ -n "$(git -C "$ROOT" --no-optional-locks status --porcelain -- . "$results" 2>/dev/null)" ]; then
 		version="$version (with uncommitted changes)"
 	fi
 fi
