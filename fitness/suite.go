@@ -1,6 +1,10 @@
 package fitness
 
-import "github.com/cling-go/cling/probe/rt"
+import (
+	"math"
+
+	"github.com/cling-go/cling/probe/rt"
+)
 
 // Layer is how far a test got towards a coupled branch (s, r, e), the
 // three cases of the layered objective.
@@ -68,6 +72,27 @@ func (o *Objectives) Progress(tr *rt.Trace, goals []int32, out []Progress) {
 	}
 }
 
+// SuiteTerm is what one test did for one goal, packed for the
+// whole-suite fitness, which adds up one per test and goal of every suite
+// it rates: the layer reached and the objective, ordered so that the
+// smaller term went further (a higher layer, then a smaller objective),
+// and the Reached counts of the progress.
+type SuiteTerm uint64
+
+// The layout of a SuiteTerm: bits 62-63 hold CalleeLayer minus the layer,
+// bits 30-61 the objective as a float32 (whose bits order as the numbers
+// do for non-negative values), bits 0-5 the three Reached counts.
+const termKeyShift = 30
+
+// Term packs a test's objective for a goal and its progress.
+func Term(objective float64, p Progress) SuiteTerm {
+	k := uint64(CalleeLayer-p.Layer)<<62 | uint64(math.Float32bits(float32(objective)))<<termKeyShift
+	for l, n := range p.Reached {
+		k |= uint64(min(n, 2)) << (2 * l)
+	}
+	return SuiteTerm(k)
+}
+
 // SuiteGoal accumulates what the tests of a suite T do for one goal g, and
 // gives the goal's whole-suite distance d(T, g), the rule of whole test
 // suite generation carried to coupled branches:
@@ -85,37 +110,35 @@ func (o *Objectives) Progress(tr *rt.Trace, goals []int32, out []Progress) {
 // in the caller layer), so a suite that goes further towards a goal is
 // never worse on it. The zero value is a suite without tests.
 type SuiteGoal struct {
-	covered bool
-	layer   Layer
-	best    float64 // smallest objective in layer
-	any     bool    // a test was added
-	reached [3]uint8
+	// best is the key (a SuiteTerm without its counts) of the test that
+	// went furthest, plus one; 0 without tests.
+	best    uint64
+	reached [3]uint16
 }
 
-// Add accounts for one test of the suite: its objective for the goal and
-// its progress.
-func (s *SuiteGoal) Add(objective float64, p Progress) {
-	if objective == 0 {
-		s.covered = true
+// Add accounts for one test of the suite.
+func (s *SuiteGoal) Add(t SuiteTerm) {
+	if k := uint64(t)>>termKeyShift + 1; s.best == 0 || k < s.best {
+		s.best = k
 	}
-	switch {
-	case !s.any || p.Layer > s.layer:
-		s.layer, s.best, s.any = p.Layer, objective, true
-	case p.Layer == s.layer && objective < s.best:
-		s.best = objective
-	}
-	for k, n := range p.Reached {
-		s.reached[k] = min(2, s.reached[k]+n)
-	}
+	s.reached[0] += uint16(t & 3)
+	s.reached[1] += uint16(t >> 2 & 3)
+	s.reached[2] += uint16(t >> 4 & 3)
 }
 
 // Distance is d(T, g), in [0, 1].
 func (s *SuiteGoal) Distance() float64 {
+	if s.best == 0 {
+		return 1
+	}
+	k := s.best - 1
+	best := float64(math.Float32frombits(uint32(k)))
+	layer := CalleeLayer - Layer(k>>(62-termKeyShift))
 	switch {
-	case s.covered:
-		return 0
-	case s.any && s.reached[s.layer] >= 2:
-		return nu(s.best)
+	case best == 0:
+		return 0 // only a covering test scores 0
+	case s.reached[layer] >= 2:
+		return nu(best)
 	}
 	return 1
 }

@@ -101,9 +101,9 @@ func TestSuiteGoalDistance(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var s fitness.SuiteGoal
 			for _, x := range tc.tests {
-				s.Add(x.objective, x.progress)
+				s.Add(fitness.Term(x.objective, x.progress))
 			}
-			assert.InDelta(t, tc.want, s.Distance(), 1e-12)
+			assert.InDelta(t, tc.want, s.Distance(), 1e-6, "float32 objectives")
 		})
 	}
 }

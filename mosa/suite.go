@@ -27,14 +27,13 @@ const (
 var errNoProgress = errors.New("whole-suite search: the objectives do not report a test's progress")
 
 // scored is a test with what its execution told the whole-suite fitness:
-// per goal (indexed by goal number) its objective and progress, for the
-// goals it was evaluated for (Worst and no progress for the others).
-// Variation clones tests, so a scored test never changes and suites share
-// it.
+// per goal (indexed by goal number) its objective and progress, packed
+// (fitness.Term), for the goals it was evaluated for (Worst and no
+// progress for the others). Variation clones tests, so a scored test never
+// changes and suites share it.
 type scored struct {
-	t    *testcase.Test
-	fit  []float32
-	prog []fitness.Progress
+	t     *testcase.Test
+	terms []fitness.SuiteTerm
 }
 
 // suite is a chromosome of whole-suite generation: its tests, its fitness
@@ -91,7 +90,7 @@ func (w *wholeSuite) evaluate(ctx context.Context, suites []*suite, goals []int3
 	seen := map[*scored]bool{}
 	for _, s := range suites {
 		for _, t := range s.tests {
-			if t.fit == nil && !seen[t] {
+			if t.terms == nil && !seen[t] {
 				seen[t] = true
 				pending = append(pending, t)
 			}
@@ -107,21 +106,21 @@ func (w *wholeSuite) evaluate(ctx context.Context, suites []*suite, goals []int3
 		return nil, err
 	}
 	w.fit, w.prog = grow(w.fit, len(goals)), grow(w.prog, len(goals))
+	none := fitness.Term(w.obj.Worst(), fitness.Progress{})
 	for i, t := range pending {
 		w.obj.Evaluate(res[i].Trace, goals, w.fit)
 		w.obj.Progress(res[i].Trace, goals, w.prog)
-		t.fit = make([]float32, w.e.Goals)
-		t.prog = make([]fitness.Progress, w.e.Goals)
-		for k := range t.fit {
-			t.fit[k] = float32(w.obj.Worst())
+		t.terms = make([]fitness.SuiteTerm, w.e.Goals)
+		for k := range t.terms {
+			t.terms[k] = none
 		}
 		for k, g := range goals {
-			t.fit[g], t.prog[g] = float32(w.fit[k]), w.prog[k]
+			t.terms[g] = fitness.Term(w.fit[k], w.prog[k])
 		}
 	}
 	var out []*suite
 	for _, s := range suites {
-		s.tests = filterTests(s.tests, func(t *scored) bool { return t.fit != nil })
+		s.tests = filterTests(s.tests, func(t *scored) bool { return t.terms != nil })
 		if len(s.tests) > 0 {
 			w.rate(s, goals)
 			out = append(out, s)
@@ -138,7 +137,7 @@ func (w *wholeSuite) rate(s *suite, goals []int32) {
 	for _, t := range s.tests {
 		s.length += t.t.Len()
 		for k, g := range goals {
-			w.acc[k].Add(float64(t.fit[g]), t.prog[g])
+			w.acc[k].Add(t.terms[g])
 		}
 	}
 	s.fitness = 0

@@ -14,8 +14,12 @@ import (
 
 // scoredTest is a test of length n with objectives and progress for the
 // goals 0, 1, ...
-func scoredTest(n int, fit []float32, prog []fitness.Progress) *scored {
-	return &scored{t: testOfLen(n), fit: fit, prog: prog}
+func scoredTest(n int, fit []float64, prog []fitness.Progress) *scored {
+	t := &scored{t: testOfLen(n)}
+	for g := range fit {
+		t.terms = append(t.terms, fitness.Term(fit[g], prog[g]))
+	}
+	return t
 }
 
 // A suite's fitness is Σ d(T, g) over the goals of the fitness, its
@@ -27,9 +31,9 @@ func TestRateSumsTheGoalDistances(t *testing.T) {
 	once := fitness.Progress{Layer: fitness.CalleeLayer, Reached: [3]uint8{1, 1, 1}}
 	s := &suite{tests: []*scored{
 		// covers goal 0; 0.25 from goal 1, reached once; nowhere near goal 2
-		scoredTest(2, []float32{0, 0.25, 3}, []fitness.Progress{twice, once, {}}),
+		scoredTest(2, []float64{0, 0.25, 3}, []fitness.Progress{twice, once, {}}),
 		// reaches goal 1's callee branch once more, at 0.5
-		scoredTest(3, []float32{0.5, 0.5, 3}, []fitness.Progress{twice, once, {}}),
+		scoredTest(3, []float64{0.5, 0.5, 3}, []fitness.Progress{twice, once, {}}),
 	}}
 	w.rate(s, allGoals(3))
 	nu := func(x float64) float64 { return x / (x + 1) }
@@ -86,7 +90,7 @@ func TestSuiteVariation(t *testing.T) {
 	for i := range original {
 		if big.tests[i] != original[i] {
 			changed++
-			assert.Nil(t, big.tests[i].fit, "a mutated test is evaluated anew")
+			assert.Nil(t, big.tests[i].terms, "a mutated test is evaluated anew")
 		}
 	}
 	assert.Positive(t, changed)
@@ -108,7 +112,8 @@ func TestEvaluateStopsAtTheBudget(t *testing.T) {
 	assert.Len(t, s1.tests, 2)
 	assert.Len(t, s2.tests, 2, "its first test is s1's, executed once")
 	assert.Equal(t, 3, e.stats.Evaluations)
-	assert.Equal(t, []float32{1, 1}, s1.tests[0].fit)
+	missed := fitness.Term(1, fitness.Progress{})
+	assert.Equal(t, []fitness.SuiteTerm{missed, missed}, s1.tests[0].terms)
 	assert.Equal(t, 2.0, s1.fitness, "both goals missed, never reached")
 }
 
