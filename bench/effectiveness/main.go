@@ -122,7 +122,7 @@ func parseFlags(args []string) (*options, error) {
 	fl.IntVar(&opt.seeds, "seeds", 5, "seeds 1..N per algorithm and pair")
 	fl.IntVar(&opt.maxSeeds, "max-seeds", 0, "then seeds up to N for the algorithms whose comparison with mosa on a pair is not significant (and for mosa); 0: none")
 	fl.StringVar(&opt.store, "store", "bench/effectiveness/algorithms.jsonl", "results file: every run is appended to it, and a rerun skips the runs it holds")
-	fl.BoolVar(&opt.reportOnly, "report", false, "only render the tables of the results file (-store) for -budget, and -cling-version if given; run nothing")
+	fl.BoolVar(&opt.reportOnly, "report", false, "only render the tables of the results file (-store) for the runs of -budget by -cling-version (default: the cling of the file's last such run); run nothing")
 	fl.IntVar(&opt.workers, "workers", 2, "cling gen --workers")
 	fl.IntVar(&opt.rules.PerModule, "per-module", 2, "pairs to select per module")
 	fl.IntVar(&opt.rules.MinCoupled, "min-coupled", 50, "selection: fewest coupled branches of a pair")

@@ -295,8 +295,9 @@ func title(algs []string) string {
 }
 
 // comparison renders the tables that compare the algorithms: coverage
-// per algorithm, every algorithm against MOSA, the ordering of the whole-
-// suite paper, the coverage of the written files, and the search speed.
+// per algorithm, every algorithm against MOSA, the ordering the study of
+// whole-suite generation found (WSA ≥ WS > OneGoal), the coverage of the
+// written files, and the search speed.
 func comparison(sums []pairSummary, algs []string) string {
 	var w strings.Builder
 	fmt.Fprintf(&w, "### Coupled-branch coverage\n\n")
@@ -419,19 +420,24 @@ func effect(a float64) string {
 }
 
 // storedReport renders the comparison tables from the results file alone:
-// the runs of budget opt.budget (and cling opt.clingVersion, if given),
-// grouped by pair.
+// the runs of budget opt.budget by cling opt.clingVersion (by default the
+// cling of the file's last run with that budget), grouped by pair.
 func storedReport(out io.Writer, opt *options) error {
 	st, err := openStore(opt.store)
 	if err != nil {
 		return err
 	}
+	cling := opt.clingVersion
+	for _, r := range st.records() {
+		if opt.clingVersion == "" && r.Budget == opt.budget.String() {
+			cling = r.Cling
+		}
+	}
 	var pairs []*pair
 	byKey := map[string]*pair{}
-	clings := map[string]bool{}
 	present := map[string]bool{}
 	for _, r := range st.records() {
-		if r.Budget != opt.budget.String() || opt.clingVersion != "" && r.Cling != opt.clingVersion {
+		if r.Budget != opt.budget.String() || r.Cling != cling {
 			continue
 		}
 		k := r.Module + " " + r.Caller + " " + r.Callee
@@ -444,7 +450,6 @@ func storedReport(out io.Writer, opt *options) error {
 			pairs = append(pairs, p)
 		}
 		p.Runs = append(p.Runs, r)
-		clings[r.Cling] = true
 		present[r.Algorithm] = true
 	}
 	if len(pairs) == 0 {
@@ -459,11 +464,6 @@ func storedReport(out io.Writer, opt *options) error {
 			}
 		}
 	}
-	var versions []string
-	for v := range clings {
-		versions = append(versions, v)
-	}
-	sort.Strings(versions)
 	runs := 0
 	sums := make([]pairSummary, len(pairs))
 	for i, p := range pairs {
@@ -472,7 +472,7 @@ func storedReport(out io.Writer, opt *options) error {
 	}
 	fmt.Fprintf(out, "## Effectiveness: %s\n\n", title(algs))
 	fmt.Fprintf(out, "- from the results file `%s`: %d runs of `cling gen --algorithm %s --budget %s` on %d pairs; cling %s\n",
-		opt.store, runs, strings.Join(algs, "|"), opt.budget, len(pairs), strings.Join(versions, ", "))
+		opt.store, runs, strings.Join(algs, "|"), opt.budget, len(pairs), cling)
 	fmt.Fprintf(out, "- command: `%s`\n\n", shellJoin(append([]string{"bench/effectiveness/run.sh"}, opt.args...)))
 	_, err = io.WriteString(out, comparison(sums, algs))
 	return err

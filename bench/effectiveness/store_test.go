@@ -80,6 +80,10 @@ func TestStoredReport(t *testing.T) {
 	other := record("mosa", 1, 9, "ok")
 	other.Budget = "5s" // another budget: left out
 	s.put(other)
+	older := record("mosa", 4, 9, "ok")
+	older.Cling = "0123456" // an older cling, run before: left out
+	s.order = append([]runKey{older.key()}, s.order...)
+	s.runs[older.key()] = older
 	var out strings.Builder
 	if err := storedReport(&out, &options{store: path, budget: time.Minute, algorithms: []string{"mosa", "random"}}); err != nil {
 		t.Fatal(err)
