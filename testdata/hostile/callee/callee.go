@@ -1,0 +1,76 @@
+// Package callee misbehaves on purpose, depending on its arguments: it
+// panics, exits through os.Exit or log.Fatal, loops for ever, blocks in
+// select{}, overflows its stack, races on a map or calls runtime.Goexit.
+// Its other inputs are ordinary work. A search that drives it must keep
+// its pace: cling's executor survives each of these without stopping.
+package callee
+
+import (
+	"fmt"
+	"log"
+	"os"
+	"runtime"
+)
+
+// Step runs step mode on n and returns its result.
+func Step(mode, n int) int {
+	switch mode {
+	case 1:
+		panic(fmt.Sprintf("callee: step %d failed", n))
+	case 2:
+		os.Exit(3)
+	case 3:
+		log.Fatalf("callee: step %d is fatal", n)
+	case 4:
+		return spin(n)
+	case 5:
+		select {}
+	case 6:
+		return recurse(n)
+	case 7:
+		return race(n)
+	case 8:
+		runtime.Goexit()
+	}
+	if n > 100 {
+		return n - 100
+	}
+	if n%2 == 0 {
+		return n / 2
+	}
+	return 3*n + 1
+}
+
+// spin never returns for n >= 0: n stays 1 or 2.
+func spin(n int) int {
+	for n != 0 {
+		n = n%2 + 1
+	}
+	return n
+}
+
+// recurse calls itself until the stack overflows.
+func recurse(n int) int {
+	if n == -1 {
+		return 0
+	}
+	return recurse(n+1) + 1
+}
+
+// race writes one map from two goroutines: the runtime usually stops the
+// process with "concurrent map writes".
+func race(n int) int {
+	m := map[int]int{}
+	done := make(chan bool)
+	for g := 0; g < 2; g++ {
+		go func() {
+			for i := 0; i < 1_000_000; i++ {
+				m[i%64] = i + n
+			}
+			done <- true
+		}()
+	}
+	<-done
+	<-done
+	return len(m)
+}
