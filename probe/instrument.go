@@ -87,6 +87,11 @@ func (p *Plan) instrumentPackage(c *ccfg.CCFG, rtImport string, out *Instrumente
 			}
 		}
 	}
+	if p.Mode == Search {
+		for _, fi := range order {
+			fi.exits()
+		}
+	}
 	for _, fi := range order {
 		if !fi.usesRT {
 			continue

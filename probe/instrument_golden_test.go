@@ -6,6 +6,7 @@ import (
 	"github.com/cling-go/cling/internal/fixture"
 	"github.com/cling-go/cling/internal/golden"
 	"github.com/cling-go/cling/probe"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -36,5 +37,28 @@ func TestInstrumentGolden(t *testing.T) {
 			files["rt/table.go.golden"] = string(plan.TableSource("rt"))
 			golden.Dir(t, "probe/constructs."+tc.name, files)
 		})
+	}
+}
+
+// The search-mode instrumentation of the hostile fixture, whose callee
+// exits through os.Exit and log.Fatalf: both become calls of the runtime's
+// stand-ins (golden files under testdata/golden/probe/hostile.search/).
+// The coverage mode, that of cling cbc, leaves them alone. Rewrite with go
+// test ./probe -run Golden -update.
+func TestInstrumentExitsGolden(t *testing.T) {
+	dir := fixture.Copy(t, "hostile")
+	a := analyzeIn(t, dir, "./caller", "./callee")
+	for _, mode := range []probe.Mode{probe.Search, probe.Coverage} {
+		ins, err := probe.NewPlan(a, mode).Instrument("example.com/hostile/clingprobe_rt")
+		require.NoError(t, err)
+		files := golden.Sources(t, dir, ins.Files)
+		if mode == probe.Coverage {
+			for name, src := range files {
+				assert.NotContains(t, src, "cling__rt.OSExit", name)
+				assert.NotContains(t, src, "cling__rt.Fatalf", name)
+			}
+			continue
+		}
+		golden.Dir(t, "probe/hostile.search", files)
 	}
 }

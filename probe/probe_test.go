@@ -185,3 +185,55 @@ func TestFixtureSuitesUnchangedByProbes(t *testing.T) {
 		})
 	}
 }
+
+// exitSuite calls the hostile callee's exits in a child process of the
+// test binary and checks how the child ends.
+const exitSuite = `package caller_test
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+
+	"example.com/hostile/caller"
+)
+
+func TestExits(t *testing.T) {
+	if mode, err := strconv.Atoi(os.Getenv("HOSTILE_MODE")); err == nil {
+		new(caller.Machine).Run(mode, 5)
+		return
+	}
+	for _, tc := range []struct {
+		mode, code int
+		log        string
+	}{{2, 3, ""}, {3, 1, "callee: step 5 is fatal"}} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestExits$")
+		cmd.Env = append(os.Environ(), "HOSTILE_MODE="+strconv.Itoa(tc.mode))
+		out, err := cmd.CombinedOutput()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != tc.code || !strings.Contains(string(out), tc.log) {
+			t.Errorf("mode %d: %v, output %q", tc.mode, err, out)
+		}
+	}
+}
+`
+
+// The search mode routes the exits of R and E through the runtime, which
+// intercepts them in cling's executor only: a test of the instrumented
+// packages still sees os.Exit and log.Fatalf end the process, with their
+// status and message.
+func TestExitsStayRealOutsideTheExecutor(t *testing.T) {
+	dir := fixture.Copy(t, "hostile")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "caller", "exit_test.go"), []byte(exitSuite), 0o644))
+	a := analyzeIn(t, dir, "./caller", "./callee")
+	s, err := probe.NewSession(a, probe.Search)
+	require.NoError(t, err)
+	defer s.Close()
+	overlay, err := s.WS.OverlayFile()
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"example.com/hostile/caller.TestExits": "pass"},
+		testResults(t, dir, "-vet=off", "-overlay", overlay, "./caller"))
+}

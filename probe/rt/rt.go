@@ -251,6 +251,7 @@ func BeginTest(name string) {
 // context for a callee node): the probes' fast path then skips later
 // evaluations, and the first two still reach hit, which counts them.
 func hit(n int32, outcome bool, dTrue, dFalse float64) {
+	leave()
 	if uint32(n) >= uint32(nNodes) {
 		return
 	}
@@ -561,6 +562,7 @@ type Token struct{}
 // Enter pushes call site s: the callee branches evaluated until the
 // matching exit belong to a call made at s.
 func Enter(s int32) Token {
+	leave()
 	seq++
 	if uint32(s) < uint32(len(siteCtx)) && depth < maxDepth {
 		if siteCtxEpoch[s] != rEpoch {

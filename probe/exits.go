@@ -1,0 +1,60 @@
+package probe
+
+import (
+	"go/ast"
+	"go/types"
+)
+
+// exitWrappers maps the functions that end the process to the runtime
+// function that stands for them in the search-mode instrumentation (see
+// rt.InterceptExits). log.Panic and its kind are not among them: they
+// panic already, which the executor recovers like any panic.
+var exitWrappers = map[string]string{
+	"os.Exit":               "OSExit",
+	"syscall.Exit":          "OSExit",
+	"log.Fatal":             "Fatal",
+	"log.Fatalf":            "Fatalf",
+	"log.Fatalln":           "Fatalln",
+	"(*log.Logger).Fatal":   "Fatal",
+	"(*log.Logger).Fatalf":  "Fatalf",
+	"(*log.Logger).Fatalln": "Fatalln",
+}
+
+// exits wraps every reference to a function that ends the process (a call
+// or a function value, such as os.Exit, log.Fatalf or logger.Fatal) in the
+// runtime function that stands for it: in the executor, the exit becomes a
+// result rather than the end of the worker; anywhere else the wrapper
+// returns the function itself.
+func (fi *fileInstr) exits() {
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.SelectorExpr:
+			if w := fi.exitWrapper(x.Sel, fi.pkg.Info.Selections[x]); w != "" {
+				fi.wrap(x, RT+"."+w+"(", ")", 0)
+				return false
+			}
+			// x.Sel names a field or method of x.X, not an exit.
+			ast.Inspect(x.X, visit)
+			return false
+		case *ast.Ident:
+			// A function of a dot-imported package.
+			if w := fi.exitWrapper(x, nil); w != "" {
+				fi.wrap(x, RT+"."+w+"(", ")", 0)
+			}
+		}
+		return true
+	}
+	ast.Inspect(fi.file, visit)
+}
+
+// exitWrapper returns the runtime wrapper for the function id refers to,
+// or "" if it does not end the process. A method is wrapped only as a
+// method value (logger.Fatal), not as a method expression.
+func (fi *fileInstr) exitWrapper(id *ast.Ident, sel *types.Selection) string {
+	fn, ok := fi.pkg.Info.Uses[id].(*types.Func)
+	if !ok || (sel != nil && sel.Kind() != types.MethodVal) {
+		return ""
+	}
+	return exitWrappers[fn.FullName()]
+}

@@ -1,0 +1,89 @@
+//go:build go1.21
+
+package rt
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"sync/atomic"
+)
+
+// exitHook receives the exits the code under test requests, once the
+// executor has asked for them (InterceptExits); nil means exits are real.
+var exitHook func(code int, message string)
+
+// InterceptExits makes the exits that R and E request — os.Exit,
+// syscall.Exit, log.Fatal, log.Fatalf, log.Fatalln and the Fatal methods
+// of a *log.Logger, which the search-mode instrumentation routes through
+// OSExit, Fatal, Fatalf and Fatalln — call hook instead of ending the
+// process. The goroutine that requested the exit then blocks for ever, as
+// if the process had ended there: its deferred functions do not run and no
+// recover can stop it, exactly as with a real exit. cling's executor calls
+// it once, before its first test; nothing else does, so that the code
+// keeps its real behaviour everywhere else.
+func InterceptExits(hook func(code int, message string)) { exitHook = hook }
+
+// OSExit stands for f, os.Exit or syscall.Exit, in the instrumented code.
+func OSExit(f func(int)) func(int) {
+	if exitHook == nil {
+		return f
+	}
+	return interceptedExit
+}
+
+func interceptedExit(code int) { stop(code, "") }
+
+// Fatal stands for f, log.Fatal or the Fatal method of a logger.
+func Fatal(f func(...any)) func(...any) {
+	if exitHook == nil {
+		return f
+	}
+	return func(v ...any) { stop(1, fmt.Sprint(v...)) }
+}
+
+// Fatalf stands for f, log.Fatalf or the Fatalf method of a logger.
+func Fatalf(f func(string, ...any)) func(string, ...any) {
+	if exitHook == nil {
+		return f
+	}
+	return func(format string, v ...any) { stop(1, fmt.Sprintf(format, v...)) }
+}
+
+// Fatalln stands for f, log.Fatalln or the Fatalln method of a logger.
+func Fatalln(f func(...any)) func(...any) {
+	if exitHook == nil {
+		return f
+	}
+	return func(v ...any) { stop(1, strings.TrimSuffix(fmt.Sprintln(v...), "\n")) }
+}
+
+// stop reports an exit and blocks the calling goroutine for ever.
+func stop(code int, message string) {
+	exitHook(code, message)
+	select {}
+}
+
+// abandoned is set while the executor stops the goroutines of a test it
+// gave up on (one that ran past its limit): every goroutine that reaches a
+// probe then ends, through runtime.Goexit, which no recover can stop.
+var abandoned atomic.Bool
+
+// Abandon makes every goroutine that reaches a probe end, until Resume. It
+// also starts a new context, so that probes whose outcome was recorded
+// already take their slow path, where they look.
+func Abandon() {
+	abandoned.Store(true)
+	rEpoch++
+	newOutside()
+}
+
+// Resume ends Abandon.
+func Resume() { abandoned.Store(false) }
+
+// leave ends the calling goroutine if the executor abandoned its test.
+func leave() {
+	if abandoned.Load() {
+		runtime.Goexit()
+	}
+}
