@@ -97,12 +97,13 @@ func (j *job) startExecutor(ctx context.Context) error {
 	if err := os.MkdirAll(cwd, 0o755); err != nil {
 		return err
 	}
-	// Retrying a timed-out test keeps a moment of load from changing the
-	// result of a run with an evaluation budget, which promises the same
-	// file for the same seed; under a time budget results vary anyway,
-	// and a test that really hangs would cost its worker twice as long.
-	retry := j.cfg.Budget.MaxEvals > 0
-	j.x = harness.NewExecutor(bin, harness.Options{Workers: j.cfg.Workers, Timeout: j.cfg.Timeout, RetryTimeouts: retry, Dir: cwd, Ops: len(j.cluster.Ops)})
+	// A run with an evaluation budget promises the same file for the same
+	// seed: its results must not depend on the machine's speed, so the
+	// search never cuts a slow test short and a timed-out test runs once
+	// more. Under a time budget results vary anyway, and a test that runs
+	// far longer than the others is cut at the adaptive limit.
+	reproducible := j.cfg.Budget.MaxEvals > 0
+	j.x = harness.NewExecutor(bin, harness.Options{Workers: j.cfg.Workers, Timeout: j.cfg.Timeout, Reproducible: reproducible, Dir: cwd, Ops: len(j.cluster.Ops)})
 	return nil
 }
 

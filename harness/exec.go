@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -21,14 +23,23 @@ import (
 type Options struct {
 	// Workers is the number of worker processes (default: number of CPUs).
 	Workers int
-	// Timeout bounds each test (default 1s); a test that exceeds it costs
-	// its worker, which is killed and restarted.
+	// Timeout bounds each test (default 1s): a test that runs longer is a
+	// hang (TimedOut).
 	Timeout time.Duration
-	// RetryTimeouts runs a test that timed out once more, on the fresh
-	// worker, before it counts as timed out, so that a moment of load on
-	// the machine does not change a result. It doubles the cost of a test
-	// that really hangs; runs that promise reproducible results want it.
-	RetryTimeouts bool
+	// Reproducible makes results independent of the machine's speed, as
+	// runs that promise the same file for the same seed need: Explore
+	// never cuts a test short (it waits for the full timeout unless the
+	// test is blocked for ever), and a test that times out runs once more
+	// before it counts as a hang, so that a moment of load on the machine
+	// does not change a result.
+	Reproducible bool
+	// CutFloor bounds the adaptive limit from below (default 10ms); see
+	// Explore.
+	CutFloor time.Duration
+	// CarefulResults has every result written before the next test runs,
+	// one write and one read per test, instead of in batches; it exists to
+	// measure what batching saves.
+	CarefulResults bool
 	// Dir is the working directory of the workers: the caller package's
 	// directory, as for its tests.
 	Dir string
@@ -39,26 +50,46 @@ type Options struct {
 	Env []string
 }
 
-// Executor runs test cases in worker processes of a built executor.
+// Executor runs test cases in worker processes of a built executor. A
+// worker process that dies or retires is replaced by a warm spare, started
+// in the background when the previous spare was taken.
 type Executor struct {
 	bin     string
 	opts    Options
-	mu      sync.Mutex
 	workers []*worker
-	// Stats count what happened to tests and workers.
+	// durations are the run times of the tests that ended, from which the
+	// adaptive limit is learned.
+	durations histogram
+
+	mu    sync.Mutex
+	spare *process
 	stats Stats
 }
 
 // Stats count the executions and the failures the executor survived.
 type Stats struct {
 	Executions int `json:"executions"`
-	// Panics are tests that panicked (recovered in the worker); Timeouts
-	// and Crashes tests that cost their worker; WorkerStarts the worker
-	// processes started, the first ones included.
-	Panics       int `json:"panics"`
-	Timeouts     int `json:"timeouts"`
-	Crashes      int `json:"crashes"`
+	// Panics, Exits, Cuts, Hangs and Crashes count tests by how they
+	// ended (see Status). ConvertedExits are the exits of R and E that
+	// the instrumentation turned into results (os.Exit, log.Fatal), which
+	// once cost a worker each; the rest of Exits are runtime.Goexit.
+	Panics         int `json:"panics"`
+	Exits          int `json:"exits"`
+	ConvertedExits int `json:"convertedExits"`
+	Cuts           int `json:"adaptiveCuts"`
+	Hangs          int `json:"confirmedHangs"`
+	Crashes        int `json:"crashes"`
+	// WorkerStarts counts the worker processes started, the first ones
+	// and the spares included; Handovers the times a worker that died or
+	// retired was replaced by the warm spare; Retirements the workers that
+	// retired (leaked goroutines, a large heap, a test that may still be
+	// running).
 	WorkerStarts int `json:"workerStarts"`
+	Handovers    int `json:"spareHandovers"`
+	Retirements  int `json:"retirements"`
+	// RoundTrips counts the requests sent to workers: each carries a batch
+	// of tests, whose results come back in a few writes.
+	RoundTrips int `json:"roundTrips"`
 }
 
 // NewExecutor prepares an executor; workers start on first use.
@@ -68,6 +99,9 @@ func NewExecutor(bin string, opts Options) *Executor {
 	}
 	if opts.Timeout <= 0 {
 		opts.Timeout = time.Second
+	}
+	if opts.CutFloor <= 0 {
+		opts.CutFloor = defaultCutFloor
 	}
 	x := &Executor{bin: bin, opts: opts}
 	for i := 0; i < opts.Workers; i++ {
@@ -83,10 +117,26 @@ func (x *Executor) Stats() Stats {
 	return x.stats
 }
 
-// Close kills every worker.
+func (x *Executor) count(f func(*Stats)) {
+	x.mu.Lock()
+	f(&x.stats)
+	x.mu.Unlock()
+}
+
+// Close kills every worker and the spare.
 func (x *Executor) Close() {
 	for _, w := range x.workers {
-		w.stop()
+		if w.p != nil {
+			w.p.kill()
+			w.p, w.lost = nil, false
+		}
+	}
+	x.mu.Lock()
+	spare := x.spare
+	x.spare = nil
+	x.mu.Unlock()
+	if spare != nil {
+		spare.kill()
 	}
 }
 
@@ -94,16 +144,33 @@ func (x *Executor) Close() {
 var errWorkerStart = errors.New("the executor cannot start")
 
 // helloText is the executor's first frame; startTimeout bounds the wait
-// for it.
+// for it; stuckGrace is how long past the timeout a worker may stay
+// silent before it is taken for stuck and killed.
 const (
 	helloText    = "cling-executor"
 	startTimeout = 30 * time.Second
+	stuckGrace   = 2 * time.Second
 )
 
-// Run executes tests and returns one result per test, in order. The tests
-// are split into contiguous chunks, one per worker, so results do not
-// depend on scheduling. observe asks for the values each test observed.
+// Run executes tests and returns one result per test, in order; observe
+// asks for the values each test observed. A test runs until it ends or
+// the full timeout passes (unless it is blocked for ever before: a
+// confirmed hang). The tests are split into contiguous chunks, one per
+// worker, so results do not depend on scheduling.
 func (x *Executor) Run(ctx context.Context, tests []*testcase.Test, observe bool) ([]Result, error) {
+	return x.run(ctx, tests, request{observe: observe, waitOnCut: true})
+}
+
+// Explore executes tests whose results only guide a search. A test that
+// runs past the adaptive limit — a small multiple of the 99th percentile
+// of the run times seen so far, at least Options.CutFloor and at most the
+// timeout — is stopped there and reported as Cut, not as a hang, unless
+// Options.Reproducible is set: then Explore is Run without observations.
+func (x *Executor) Explore(ctx context.Context, tests []*testcase.Test) ([]Result, error) {
+	return x.run(ctx, tests, request{waitOnCut: x.opts.Reproducible})
+}
+
+func (x *Executor) run(ctx context.Context, tests []*testcase.Test, req request) ([]Result, error) {
 	if x.opts.Ops > 0 {
 		for _, t := range tests {
 			for _, s := range t.Stmts {
@@ -118,6 +185,11 @@ func (x *Executor) Run(ctx context.Context, tests []*testcase.Test, observe bool
 	if n == 0 {
 		return results, nil
 	}
+	req.timeout = x.opts.Timeout
+	req.careful = x.opts.CarefulResults
+	x.mu.Lock()
+	req.cut = x.durations.limit(x.opts.CutFloor, x.opts.Timeout)
+	x.mu.Unlock()
 	var wg sync.WaitGroup
 	errs := make([]error, n)
 	chunk := (len(tests) + n - 1) / n
@@ -130,7 +202,7 @@ func (x *Executor) Run(ctx context.Context, tests []*testcase.Test, observe bool
 		wg.Add(1)
 		go func(w *worker, lo, hi int) {
 			defer wg.Done()
-			errs[i] = w.run(ctx, tests[lo:hi], results[lo:hi], observe)
+			errs[i] = w.run(ctx, tests[lo:hi], results[lo:hi], req)
 		}(x.workers[i], lo, hi)
 	}
 	wg.Wait()
@@ -146,10 +218,21 @@ func (x *Executor) Run(ctx context.Context, tests []*testcase.Test, observe bool
 	for _, r := range results {
 		x.stats.Executions++
 		switch r.Status {
+		case Passed, Panicked, Exited:
+			x.durations.add(r.Duration)
+		}
+		switch r.Status {
 		case Panicked:
 			x.stats.Panics++
+		case Exited:
+			x.stats.Exits++
+			if !r.Goexit {
+				x.stats.ConvertedExits++
+			}
+		case Cut:
+			x.stats.Cuts++
 		case TimedOut:
-			x.stats.Timeouts++
+			x.stats.Hangs++
 		case Crashed:
 			x.stats.Crashes++
 		}
@@ -158,125 +241,305 @@ func (x *Executor) Run(ctx context.Context, tests []*testcase.Test, observe bool
 	return results, nil
 }
 
-// worker is one executor process, restarted when it dies.
-type worker struct {
-	x        *Executor
-	cmd      *exec.Cmd
-	req      *os.File
-	res      *os.File
-	rd       *bufio.Reader
-	waitDone chan struct{}
+// replacement returns a process for a worker. One that replaces a process
+// that died or retired is the warm spare if there is one (a handover);
+// otherwise, and for a worker's first process, a new one starts. Either
+// way a new spare starts warming up.
+func (x *Executor) replacement(handover bool) (*process, error) {
+	var p *process
+	if handover {
+		x.mu.Lock()
+		p = x.spare
+		x.spare = nil
+		if p != nil {
+			x.stats.Handovers++
+		}
+		x.mu.Unlock()
+	}
+	if p == nil {
+		var err error
+		if p, err = x.spawn(); err != nil {
+			return nil, err
+		}
+	}
+	x.warmSpare()
+	if err := p.greet(); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
-func (w *worker) start() error {
-	reqR, reqW, err := os.Pipe()
-	if err != nil {
-		return err
+// warmSpare starts the spare process, if there is none: it initialises
+// while the workers run.
+func (x *Executor) warmSpare() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.spare != nil {
+		return
 	}
-	resR, resW, err := os.Pipe()
-	if err != nil {
-		reqR.Close()
-		reqW.Close()
-		return err
+	if p, err := x.spawnLocked(); err == nil {
+		x.spare = p
 	}
-	cmd := exec.Command(w.x.bin)
-	cmd.Dir = w.x.opts.Dir
+}
+
+// process is one executor process.
+type process struct {
+	cmd *exec.Cmd
+	req *os.File
+	res *os.File
+	rd  *bufio.Reader
+	// crash is the first line of the report of a fatal error, once the
+	// process has ended; ended is closed then.
+	crash   string
+	ended   chan struct{}
+	greeted bool
+}
+
+func (x *Executor) spawn() (*process, error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.spawnLocked()
+}
+
+// spawnLocked starts a process, which greets when it is ready (see
+// greet); x.mu is held.
+func (x *Executor) spawnLocked() (*process, error) {
+	var files []*os.File
+	closeAll := func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}
+	// Requests and results.
+	for i := 0; i < 2; i++ {
+		r, w, err := os.Pipe()
+		if err != nil {
+			closeAll()
+			return nil, err
+		}
+		files = append(files, r, w)
+	}
+	reqR, reqW, resR, resW := files[0], files[1], files[2], files[3]
+	cmd := exec.Command(x.bin)
+	cmd.Dir = x.opts.Dir
 	cmd.ExtraFiles = []*os.File{reqR, resW}
+	// The runtime writes the report of a fatal error to the standard
+	// error, whose end tells what happened.
+	report := &crashReport{}
+	cmd.Stderr = report
+	cmd.WaitDelay = time.Second
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Env = append(append(os.Environ(), "GOTRACEBACK=none"), w.x.opts.Env...)
+	cmd.Env = append(append(os.Environ(), "GOTRACEBACK=none"), x.opts.Env...)
 	if err := cmd.Start(); err != nil {
-		reqR.Close()
-		reqW.Close()
-		resR.Close()
-		resW.Close()
-		return fmt.Errorf("starting the executor: %w", err)
+		closeAll()
+		return nil, fmt.Errorf("starting the executor: %w", err)
 	}
 	reqR.Close()
 	resW.Close()
-	w.cmd, w.req, w.res = cmd, reqW, resR
-	w.rd = bufio.NewReaderSize(resR, 1<<16)
-	w.waitDone = make(chan struct{})
-	go func(cmd *exec.Cmd, done chan struct{}) {
+	p := &process{cmd: cmd, req: reqW, res: resR, rd: bufio.NewReaderSize(resR, 1<<16), ended: make(chan struct{})}
+	go func() {
 		cmd.Wait()
-		close(done)
-	}(cmd, w.waitDone)
-	resR.SetReadDeadline(time.Now().Add(startTimeout))
-	hello, err := readFrame(w.rd)
-	if err != nil || string(hello) != helloText {
-		w.stop()
-		return fmt.Errorf("%w: no greeting from %s", errWorkerStart, w.x.bin)
+		p.crash = report.Line()
+		close(p.ended)
+	}()
+	x.stats.WorkerStarts++
+	return p, nil
+}
+
+// greet waits for the process's hello frame.
+func (p *process) greet() error {
+	if p.greeted {
+		return nil
 	}
-	w.x.mu.Lock()
-	w.x.stats.WorkerStarts++
-	w.x.mu.Unlock()
+	p.res.SetReadDeadline(time.Now().Add(startTimeout))
+	hello, err := readFrame(p.rd)
+	if err != nil || string(hello) != helloText {
+		p.kill()
+		return fmt.Errorf("%w: no greeting from %s", errWorkerStart, p.cmd.Path)
+	}
+	p.greeted = true
 	return nil
 }
 
-// stop kills the worker's process group and waits for it.
-func (w *worker) stop() {
-	if w.cmd == nil {
-		return
-	}
-	syscall.Kill(-w.cmd.Process.Pid, syscall.SIGKILL)
-	w.req.Close()
-	w.res.Close()
-	<-w.waitDone
-	w.cmd = nil
+// kill kills the process group and waits for the process; it returns the
+// first line of a fatal error's report, if the process crashed.
+func (p *process) kill() string {
+	syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	p.req.Close()
+	p.res.Close()
+	<-p.ended
+	return p.crash
 }
 
-// run executes tests on this worker, restarting it after a timeout or a
-// crash and going on with the rest of the tests.
-func (w *worker) run(ctx context.Context, tests []*testcase.Test, results []Result, observe bool) error {
+// crashReport watches what a process writes to its standard error for
+// the line of a fatal error's report that says what happened ("fatal
+// error: concurrent map writes", "panic: ..."); the runtime prints it
+// first, before a trace of any length.
+type crashReport struct {
+	mu      sync.Mutex
+	partial []byte
+	line    string
+}
+
+func (c *crashReport) Write(b []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.partial = append(c.partial, b...)
+	for {
+		nl := bytes.IndexByte(c.partial, '\n')
+		if nl < 0 {
+			break
+		}
+		line := string(bytes.TrimSpace(c.partial[:nl]))
+		c.partial = c.partial[nl+1:]
+		if strings.HasPrefix(line, "fatal error:") || strings.HasPrefix(line, "panic:") {
+			c.line = line
+		}
+	}
+	if len(c.partial) > 4<<10 {
+		c.partial = c.partial[:0] // no report line is this long
+	}
+	return len(b), nil
+}
+
+// Line returns the last report line seen.
+func (c *crashReport) Line() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.line
+}
+
+// worker is one slot of the executor: a process, replaced when it dies
+// or retires.
+type worker struct {
+	x *Executor
+	p *process
+	// lost is true when the last process died or retired.
+	lost bool
+	// careful is true after a crash, until a request goes through without
+	// one: on code that crashes often, results are not written in batches
+	// (a crash would lose them).
+	careful bool
+}
+
+// drop gives up the worker's process, killing it (in the background, for a
+// process that retires by itself), and returns the first line of its
+// crash report.
+func (w *worker) drop(background bool) string {
+	p := w.p
+	w.p, w.lost = nil, true
+	if background {
+		go p.kill()
+		return ""
+	}
+	return p.kill()
+}
+
+// run executes tests on this worker, replacing the process after a crash
+// or a retirement and going on with the rest of the tests. A request
+// carries all the tests left; their results come back in a few writes, so
+// after a crash the results since the last write are lost and the tests
+// run again, carefully (one write per result), which finds the test that
+// crashed. With Options.Reproducible, a test that timed out (and is not
+// blocked for ever) runs once more.
+func (w *worker) run(ctx context.Context, tests []*testcase.Test, results []Result, req request) error {
+	if err := w.runOnce(ctx, tests, results, req); err != nil {
+		return err
+	}
+	if !w.x.opts.Reproducible {
+		return nil
+	}
+	var again []*testcase.Test
+	var idx []int
+	for i, r := range results {
+		if r.Status == TimedOut && !strings.HasPrefix(r.Message, blockedForEver) {
+			again = append(again, tests[i])
+			idx = append(idx, i)
+		}
+	}
+	if len(again) == 0 {
+		return nil
+	}
+	retried := make([]Result, len(again))
+	if err := w.runOnce(ctx, again, retried, req); err != nil {
+		return err
+	}
+	for j, i := range idx {
+		results[i] = retried[j]
+	}
+	return nil
+}
+
+// blockedForEver starts the message of a test whose goroutines are all
+// blocked for ever.
+const blockedForEver = "blocked for ever"
+
+func (w *worker) runOnce(ctx context.Context, tests []*testcase.Test, results []Result, req request) error {
+	x := w.x
+	req.careful = req.careful || w.careful
+	crashed := false
+	defer func() { w.careful = crashed }()
 	i := 0
-	retried := -1 // the test that timed out once already
 	for i < len(tests) {
 		if ctx.Err() != nil {
-			w.stop()
+			if w.p != nil {
+				w.drop(false)
+			}
 			return ctx.Err()
 		}
-		if w.cmd == nil {
-			if err := w.start(); err != nil {
+		if w.p == nil {
+			p, err := x.replacement(w.lost)
+			if err != nil {
 				return err
 			}
+			w.p, w.lost = p, false
 		}
-		if err := writeFrame(w.req, encodeBatch(tests[i:], observe)); err != nil {
+		x.count(func(s *Stats) { s.RoundTrips++ })
+		if err := writeFrame(w.p.req, encodeRequest(tests[i:], req)); err != nil {
 			// The worker died before reading: count it against this test.
-			results[i] = Result{Status: Crashed}
+			results[i] = Result{Status: Crashed, Stmt: -1, Message: w.drop(false)}
 			i++
-			w.stop()
 			continue
 		}
 		for i < len(tests) {
-			w.res.SetReadDeadline(time.Now().Add(w.x.opts.Timeout))
-			frame, err := readFrame(w.rd)
+			w.p.res.SetReadDeadline(time.Now().Add(x.opts.Timeout + flushEvery + stuckGrace))
+			frame, err := readFrame(w.p.rd)
 			if err != nil {
-				w.stop()
-				status := Crashed
-				if errors.Is(err, os.ErrDeadlineExceeded) {
-					if w.x.opts.RetryTimeouts && retried != i {
-						retried = i
-						break // once more, on a fresh worker
+				stuck := errors.Is(err, os.ErrDeadlineExceeded)
+				crash := w.drop(false)
+				crashed = true
+				if req.careful {
+					// The test that was running is known.
+					results[i] = Result{Status: Crashed, Stmt: -1, Message: crash}
+					if stuck {
+						results[i] = Result{Status: TimedOut, Stmt: -1, Message: "the worker did not answer"}
 					}
-					status = TimedOut
+					i++
 				}
-				results[i] = Result{Status: status}
-				i++
+				// The results since the last write are lost: the tests
+				// run again, the rest of them carefully.
+				req.careful = true
 				break
 			}
-			res, retiring, err := decodeResult(frame, observe)
+			res, retiring, err := decodeResult(frame, req.observe)
 			if err != nil {
 				return err
 			}
 			results[i] = res
 			i++
 			if retiring {
-				w.stop()
+				x.count(func(s *Stats) { s.Retirements++ })
+				w.drop(true)
 				break
 			}
 		}
 	}
 	return nil
 }
+
+// flushEvery is how long the executor may hold results before it writes
+// them (its flushEvery).
+const flushEvery = 20 * time.Millisecond
 
 func writeFrame(f io.Writer, b []byte) error {
 	var hdr [binary.MaxVarintLen64]byte

@@ -1,9 +1,11 @@
 // Package harness builds and runs cling's executor: a generated main
 // package that links the instrumented caller and callee with one stub per
 // operation of the test cluster, and runs batches of test cases received
-// over pipes in worker processes. A test that times out, exits the
-// process, or crashes the runtime costs a worker, which is restarted; the
-// search never stops for it.
+// over pipes in worker processes. Each test runs in its own goroutine
+// under a watchdog: a panic, an exit of the caller or callee (intercepted
+// by the instrumentation) or a hang ends the test, not the worker. A test
+// that crashes the runtime costs its worker, which a warm spare replaces;
+// the search never stops for it.
 package harness
 
 import (
@@ -50,12 +52,15 @@ func mainSource(c *testcase.Cluster, rtImport string, packages []string) ([]byte
 	}
 	fmt.Fprintf(&b, `func main() {
 	Serve(Config{
-		Ops:           ops,
-		Reset:         rt.Reset,
-		Trace:         rt.AppendTrace,
-		Packages:      []string{%s},
-		MaxGoroutines: 1000,
-		MaxHeap:       1 << 30,
+		Ops:            ops,
+		Reset:          rt.Reset,
+		Trace:          rt.AppendTrace,
+		InterceptExits: rt.InterceptExits,
+		Abandon:        rt.Abandon,
+		Resume:         rt.Resume,
+		Packages:       []string{%s},
+		MaxGoroutines:  1000,
+		MaxHeap:        1 << 30,
 	})
 }
 `, strings.Join(quoted, ", "))

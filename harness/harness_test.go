@@ -41,7 +41,7 @@ func setup(t *testing.T, fix, caller, callee string) env {
 }
 
 func (v env) executor(t *testing.T, workers int, timeout time.Duration, extraEnv ...string) *harness.Executor {
-	x := harness.NewExecutor(v.bin, harness.Options{Workers: workers, Timeout: timeout, RetryTimeouts: true, Dir: t.TempDir(), Ops: len(v.c.Ops), Env: extraEnv})
+	x := harness.NewExecutor(v.bin, harness.Options{Workers: workers, Timeout: timeout, Reproducible: true, Dir: t.TempDir(), Ops: len(v.c.Ops), Env: extraEnv})
 	t.Cleanup(x.Close)
 	return x
 }
@@ -87,26 +87,33 @@ func doTest(t *testing.T, c *testcase.Cluster, what string, n int64) *testcase.T
 	}}
 }
 
-// The executor survives every way a test can go wrong, and the tests
-// around the bad one run normally.
+// The executor survives every way a test can go wrong, says what
+// happened, and the tests around the bad one run normally.
 func TestSurvivesMisbehaviour(t *testing.T) {
 	v := setup(t, "nasty", "./caller", "./callee")
 	cases := []struct {
-		what string
-		n    int64
-		want []harness.Status
-		text string
+		what    string
+		n       int64
+		want    []harness.Status
+		message string
+		frame   string // a suffix of the frame's function
+		// starts is the number of worker processes started (the first
+		// and the spare, and any replacement with its new spare), or -1
+		// where it depends on timing.
+		starts int
 	}{
-		{"panic", 6, []harness.Status{harness.Panicked}, "callee: too big"},
-		{"exit", 7, []harness.Status{harness.Crashed}, ""},
-		{"loop", 3, []harness.Status{harness.TimedOut}, ""},
-		{"deadlock", 4, []harness.Status{harness.Crashed}, ""},
-		{"race", 5, []harness.Status{harness.Crashed, harness.TimedOut}, ""},
-		{"recurse", 9, []harness.Status{harness.Crashed}, ""},
-		{"leak", 1100, []harness.Status{harness.Passed}, ""},
-		{"hoard", 10, []harness.Status{harness.Passed}, ""},
-		// Slow only the first time: the retry on a fresh worker passes.
-		{"slow", 3, []harness.Status{harness.Passed}, ""},
+		{"panic", 6, []harness.Status{harness.Panicked}, "callee: too big", "callee.Panic", 2},
+		{"exit", 7, []harness.Status{harness.Exited}, "exit status 3", "callee.Exit", 2},
+		// A goroutine asleep in a loop reaches no probe: it times out (and
+		// once more, on a fresh worker), and each time its worker retires.
+		{"loop", 3, []harness.Status{harness.TimedOut}, "", "callee.Loop", 3},
+		{"deadlock", 4, []harness.Status{harness.TimedOut}, "blocked for ever: chan receive (nil chan)", "callee.Deadlock", 2},
+		{"race", 5, []harness.Status{harness.Crashed, harness.TimedOut}, "", "", -1},
+		{"recurse", 9, []harness.Status{harness.Crashed}, "fatal error: stack overflow", "", 4},
+		{"leak", 1100, []harness.Status{harness.Passed}, "", "", 3},
+		{"hoard", 10, []harness.Status{harness.Passed}, "", "", 3},
+		// Slow only the first time: the retry passes.
+		{"slow", 3, []harness.Status{harness.Passed}, "", "", -1},
 	}
 	for _, tc := range cases {
 		t.Run(tc.what, func(t *testing.T) {
@@ -120,26 +127,21 @@ func TestSurvivesMisbehaviour(t *testing.T) {
 			res, err := x.Run(context.Background(), tests, false)
 			require.NoError(t, err)
 			assert.Equal(t, harness.Passed, res[0].Status)
-			assert.Contains(t, tc.want, res[1].Status)
-			if tc.text != "" {
-				assert.Equal(t, tc.text, res[1].PanicText)
+			assert.Contains(t, tc.want, res[1].Status, "%+v", res[1])
+			if tc.message != "" {
+				assert.Equal(t, tc.message, res[1].Message)
+			}
+			if tc.frame != "" {
 				assert.Contains(t, res[1].Frame, "callee/callee.go")
-				assert.Equal(t, 2, res[1].PanicStmt)
+				assert.True(t, strings.HasSuffix(res[1].Frame, tc.frame), res[1].Frame)
+				assert.Equal(t, 2, res[1].Stmt)
 			}
 			for _, r := range res[2:] {
 				assert.Equal(t, harness.Passed, r.Status, "the executor goes on after %s", tc.what)
 				assert.NotNil(t, r.Trace)
 			}
-			switch tc.what {
-			case "loop": // started, retried on a fresh worker, restarted
-				assert.Equal(t, 3, x.Stats().WorkerStarts)
-				assert.Equal(t, 1, x.Stats().Timeouts)
-			case "slow": // started, retried on a fresh worker
-				assert.Equal(t, 2, x.Stats().WorkerStarts)
-				assert.Equal(t, 0, x.Stats().Timeouts)
-			}
-			if tc.what == "leak" || tc.what == "hoard" {
-				assert.GreaterOrEqual(t, x.Stats().WorkerStarts, 2, "the worker retired after the test")
+			if tc.starts >= 0 {
+				assert.Equal(t, tc.starts, x.Stats().WorkerStarts)
 			}
 		})
 	}
@@ -268,5 +270,172 @@ func TestByteSliceLiteralsHaveNoSpareCapacity(t *testing.T) {
 				assert.Equal(t, []string{want}, got, "test %d", i)
 			}
 		})
+	}
+}
+
+// hostileTest builds the test (&caller.Machine{}).Run(mode, n) of the
+// hostile fixture.
+func hostileTest(t *testing.T, c *testcase.Cluster, mode, n int64) *testcase.Test {
+	t.Helper()
+	ops := map[string]*testcase.Op{}
+	for _, op := range c.Ops {
+		ops[op.Name] = op
+	}
+	run, machine := ops["(*caller.Machine).Run"], ops["&{} caller.Machine"]
+	require.NotNil(t, run)
+	require.NotNil(t, machine)
+	num := c.Producers(types.Typ[types.Int])[0]
+	fields := make([]testcase.Ref, len(machine.Fields))
+	for i := range fields {
+		fields[i] = testcase.Omitted
+	}
+	return &testcase.Test{Stmts: []testcase.Stmt{
+		{Op: machine, Args: fields},
+		{Op: num, Value: mode},
+		{Op: num, Value: n},
+		{Op: run, Args: []testcase.Ref{{Stmt: 0}, {Stmt: 1}, {Stmt: 2}}},
+	}}
+}
+
+// Each misbehaviour of the hostile callee ends its test, not the worker,
+// except the two that end the runtime; the result says what happened and
+// where, and the counters count it. In the search (Explore, without
+// Reproducible) a test that runs past the adaptive limit is cut, and
+// that is not a hang.
+func TestHostileOutcomes(t *testing.T) {
+	v := setup(t, "hostile", "./caller", "./callee")
+	x := harness.NewExecutor(v.bin, harness.Options{Workers: 1, Timeout: 10 * time.Second, CutFloor: 200 * time.Millisecond, Dir: t.TempDir(), Ops: len(v.c.Ops)})
+	t.Cleanup(x.Close)
+	cases := []struct {
+		mode    int64
+		status  harness.Status
+		message string
+		frame   string // a suffix of the frame's function
+		code    int
+	}{
+		{0, harness.Passed, "", "", 0},
+		{1, harness.Panicked, "callee: step 5 failed", "callee.Step", 0},
+		{2, harness.Exited, "exit status 3", "callee.Step", 3},
+		{3, harness.Exited, "exit status 1: callee: step 5 is fatal", "callee.Step", 1},
+		// The state of a spinning goroutine (running, runnable) depends on
+		// the moment.
+		{4, harness.Cut, "", "callee.spin", 0},
+		{5, harness.TimedOut, "blocked for ever: select (no cases)", "callee.Step", 0},
+		{6, harness.Crashed, "fatal error: stack overflow", "", 0},
+		{8, harness.Exited, "runtime.Goexit called", "callee.Step", 0},
+	}
+	var tests []*testcase.Test
+	for _, tc := range cases {
+		tests = append(tests, hostileTest(t, v.c, tc.mode, 5), hostileTest(t, v.c, 0, 5))
+	}
+	res, err := x.Explore(context.Background(), tests)
+	require.NoError(t, err)
+	for i, tc := range cases {
+		r := res[2*i]
+		assert.Equal(t, tc.status, r.Status, "mode %d: %+v", tc.mode, r)
+		if tc.message != "" {
+			assert.Equal(t, tc.message, r.Message, "mode %d", tc.mode)
+		}
+		assert.Equal(t, tc.code, r.ExitCode, "mode %d", tc.mode)
+		assert.Equal(t, tc.mode == 8, r.Goexit, "mode %d", tc.mode)
+		if tc.frame != "" {
+			assert.True(t, strings.HasSuffix(r.Frame, tc.frame), "mode %d: frame %q", tc.mode, r.Frame)
+			assert.Contains(t, r.Frame, "callee/callee.go:", "mode %d", tc.mode)
+			assert.Equal(t, 3, r.Stmt, "mode %d", tc.mode)
+		}
+		assert.Equal(t, tc.status == harness.Passed || tc.status == harness.Panicked, r.Trace != nil, "mode %d: a trace only for tests that ended as a written test would", tc.mode)
+		assert.Equal(t, harness.Passed, res[2*i+1].Status, "the test after mode %d", tc.mode)
+		assert.NotNil(t, res[2*i+1].Trace)
+	}
+	st := x.Stats()
+	assert.Equal(t, len(tests), st.Executions)
+	assert.Equal(t, 1, st.Panics)
+	assert.Equal(t, 3, st.Exits)
+	assert.Equal(t, 2, st.ConvertedExits, "os.Exit and log.Fatalf")
+	assert.Equal(t, 1, st.Cuts)
+	assert.Equal(t, 1, st.Hangs, "select{} only: a cut is no hang")
+	assert.Equal(t, 1, st.Crashes)
+	// The first worker and its spare; the stack overflow kills the
+	// worker once while its results since the last write are not sent,
+	// and once more when the tests run again carefully: two handovers,
+	// each starting a new spare. The spinning goroutine ends at its next
+	// probe, unless the machine is too busy to run it within the grace
+	// the worker gives it: then the worker retires.
+	assert.LessOrEqual(t, st.Retirements, 1)
+	assert.Equal(t, 2+st.Retirements, st.Handovers)
+	assert.Equal(t, 4+st.Retirements, st.WorkerStarts)
+}
+
+// A race on a map usually ends the runtime; whatever happens, the worker
+// goes on.
+func TestHostileRace(t *testing.T) {
+	v := setup(t, "hostile", "./caller", "./callee")
+	x := harness.NewExecutor(v.bin, harness.Options{Workers: 1, Timeout: 10 * time.Second, Dir: t.TempDir(), Ops: len(v.c.Ops)})
+	t.Cleanup(x.Close)
+	res, err := x.Explore(context.Background(), []*testcase.Test{hostileTest(t, v.c, 7, 5), hostileTest(t, v.c, 0, 5)})
+	require.NoError(t, err)
+	assert.Contains(t, []harness.Status{harness.Crashed, harness.Cut, harness.Passed}, res[0].Status)
+	if res[0].Status == harness.Crashed {
+		assert.Equal(t, "fatal error: concurrent map writes", res[0].Message)
+	}
+	assert.Equal(t, harness.Passed, res[1].Status)
+}
+
+// With Reproducible, the search waits for a slow test up to the full
+// timeout and runs a test that timed out once more: results do not depend
+// on the machine's speed. A test blocked for ever is known at once.
+func TestReproducibleNeverCuts(t *testing.T) {
+	v := setup(t, "hostile", "./caller", "./callee")
+	x := harness.NewExecutor(v.bin, harness.Options{Workers: 1, Timeout: 300 * time.Millisecond, CutFloor: time.Millisecond, Reproducible: true, Dir: t.TempDir(), Ops: len(v.c.Ops)})
+	t.Cleanup(x.Close)
+	res, err := x.Explore(context.Background(), []*testcase.Test{hostileTest(t, v.c, 4, 5), hostileTest(t, v.c, 5, 5), hostileTest(t, v.c, 0, 5)})
+	require.NoError(t, err)
+	assert.Equal(t, []harness.Status{harness.TimedOut, harness.TimedOut, harness.Passed}, []harness.Status{res[0].Status, res[1].Status, res[2].Status})
+	assert.Equal(t, "blocked for ever: select (no cases)", res[1].Message)
+	st := x.Stats()
+	assert.Equal(t, 0, st.Cuts)
+	assert.Equal(t, 2, st.Hangs)
+}
+
+// Exits cost no worker. Tests left blocked for ever stay behind in their
+// worker until there are too many of them: the worker then retires.
+func TestExitsAndHangsKeepTheWorker(t *testing.T) {
+	v := setup(t, "hostile", "./caller", "./callee")
+	x := harness.NewExecutor(v.bin, harness.Options{Workers: 1, Timeout: 10 * time.Second, Dir: t.TempDir(), Ops: len(v.c.Ops)})
+	t.Cleanup(x.Close)
+	var tests []*testcase.Test
+	for i := 0; i < 20; i++ {
+		tests = append(tests, hostileTest(t, v.c, 2, 5), hostileTest(t, v.c, 3, 5))
+	}
+	res, err := x.Explore(context.Background(), tests)
+	require.NoError(t, err)
+	for _, r := range res {
+		assert.Equal(t, harness.Exited, r.Status)
+	}
+	// 40 exits leave 40 goroutines blocked for ever: past 32, the worker
+	// retires once and its spare takes over.
+	st := x.Stats()
+	assert.Equal(t, 40, st.ConvertedExits)
+	assert.Equal(t, 1, st.Retirements)
+	assert.Equal(t, 1, st.Handovers)
+	assert.Equal(t, 3, st.WorkerStarts)
+}
+
+// A request carries every test of a worker's chunk, and the results come
+// back in batches: one round trip per worker and call.
+func TestOneRoundTripPerChunk(t *testing.T) {
+	v := setup(t, "personcar", "./person", "./car")
+	g := testcase.NewGenerator(v.c, testcase.DefaultConfig(), 3)
+	var tests []*testcase.Test
+	for i := 0; i < 100; i++ {
+		tests = append(tests, g.RandomTest())
+	}
+	for _, careful := range []bool{false, true} {
+		x := harness.NewExecutor(v.bin, harness.Options{Workers: 2, CarefulResults: careful, Dir: t.TempDir(), Ops: len(v.c.Ops)})
+		_, err := x.Run(context.Background(), tests, false)
+		require.NoError(t, err)
+		assert.Equal(t, 2, x.Stats().RoundTrips)
+		assert.Equal(t, 100, x.Stats().Executions)
+		x.Close()
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/cling-go/cling/probe/rt"
 	"github.com/cling-go/cling/testcase"
@@ -71,14 +72,42 @@ func appendLiteral(buf []byte, v any) []byte {
 	panic(fmt.Sprintf("harness: literal of type %T", v))
 }
 
-// encodeBatch encodes a request: the observe flag and the tests.
-func encodeBatch(tests []*testcase.Test, observe bool) []byte {
-	var buf []byte
-	if observe {
-		buf = append(buf, 1)
-	} else {
-		buf = append(buf, 0)
+// Request flags; they match the executor's.
+const (
+	reqObserve = 1 << iota
+	reqCareful
+	reqWaitOnCut
+)
+
+// request is what one round trip asks of a worker: the tests, what to
+// observe, and the limits.
+type request struct {
+	observe bool
+	// careful asks for every result before the next test runs, so that a
+	// test that kills the worker is known exactly.
+	careful bool
+	// waitOnCut keeps waiting at the adaptive limit, until the full
+	// timeout, for a test that is not blocked for ever.
+	waitOnCut bool
+	// cut is the adaptive limit, timeout the full one.
+	cut, timeout time.Duration
+}
+
+// encodeRequest encodes a request for tests.
+func encodeRequest(tests []*testcase.Test, req request) []byte {
+	var flags byte
+	if req.observe {
+		flags |= reqObserve
 	}
+	if req.careful {
+		flags |= reqCareful
+	}
+	if req.waitOnCut {
+		flags |= reqWaitOnCut
+	}
+	buf := []byte{flags}
+	buf = binary.AppendUvarint(buf, uint64(req.cut/time.Microsecond))
+	buf = binary.AppendUvarint(buf, uint64(req.timeout/time.Microsecond))
 	buf = binary.AppendUvarint(buf, uint64(len(tests)))
 	for _, t := range tests {
 		buf = appendTest(buf, t)
@@ -86,40 +115,76 @@ func encodeBatch(tests []*testcase.Test, observe bool) []byte {
 	return buf
 }
 
-// Status is how a test execution ended.
+// Status is how a test execution ended: the kind of its result.
 type Status int
 
 const (
 	// Passed: the test ran to its end.
 	Passed Status = iota
-	// Panicked: a statement panicked (or called runtime.Goexit).
+	// Panicked: a statement panicked.
 	Panicked
-	// TimedOut: the test exceeded its timeout and its worker was killed.
+	// Exited: the caller or callee asked the process to end (os.Exit,
+	// log.Fatal; the instrumentation turns the call into a result), or
+	// the test's goroutine called runtime.Goexit. The worker survives.
+	Exited
+	// Cut: the test ran past the adaptive limit during the search and was
+	// stopped there, without waiting for the full timeout; it is not known
+	// to hang (see Executor.Explore).
+	Cut
+	// TimedOut: a confirmed hang. The test exceeded the full timeout, or
+	// every goroutine it left is blocked for ever (select{}, a nil
+	// channel).
 	TimedOut
-	// Crashed: the worker died during the test (os.Exit, a fatal runtime
-	// error, a deadlock, memory exhaustion).
+	// Crashed: the worker died during the test (a fatal runtime error such
+	// as a concurrent map write or a stack overflow, memory exhaustion, an
+	// exit the instrumentation could not intercept).
 	Crashed
 )
 
-var statusNames = [...]string{"passed", "panicked", "timed out", "crashed"}
+var statusNames = [...]string{"passed", "panicked", "exited", "cut", "timed out", "crashed"}
 
 func (s Status) String() string { return statusNames[s] }
 
 // Result is the outcome of one test execution.
 type Result struct {
+	// Status is the kind of the outcome.
 	Status Status
-	// Trace is the probes' record (nil for timeouts and crashes).
+	// Trace is the probes' record of a test that passed or panicked (nil
+	// otherwise: the search learns nothing from a test that did not end as
+	// it would in a written test).
 	Trace *rt.Trace
-	// PanicStmt, PanicText and Frame describe a panic: the statement, the
-	// message, and the innermost frame of R or E.
-	PanicStmt int
-	PanicText string
-	Frame     string
+	// Stmt is the statement that panicked, exited or hung (-1 when not
+	// known: a crash).
+	Stmt int
+	// Message says what happened: the panic's message, "exit status 3" (and
+	// the log message of log.Fatal), "runtime.Goexit called", the wait
+	// reason of a hung test ("blocked for ever: select (no cases)",
+	// "running"), or the first line of a crash's report ("fatal error:
+	// concurrent map writes").
+	Message string
+	// Frame is the innermost frame of R or E where it happened, as
+	// "file:line function" ("" if none).
+	Frame string
+	// ExitCode is the status an exit asked for; Goexit tells
+	// runtime.Goexit apart.
+	ExitCode int
+	Goexit   bool
+	// Duration is how long the test ran, as the worker measured it.
+	Duration time.Duration
 	// Outcome holds the observations when they were requested.
 	Outcome *testcase.Outcome
 }
 
-const flagRetiring = 0x80
+// Statuses on the wire; they match the executor's.
+const (
+	wireOK = iota
+	wirePanic
+	wireExit
+	wireGoexit
+	wireCut
+	wireHang
+	flagRetiring = 0x80
+)
 
 var errResult = errors.New("malformed result from the executor")
 
@@ -130,24 +195,48 @@ func decodeResult(b []byte, observe bool) (res Result, retiring bool, err error)
 	st := r.byte()
 	retiring = st&flagRetiring != 0
 	st &^= flagRetiring
+	res.Duration = time.Duration(r.uvarint()) * time.Microsecond
 	out := &testcase.Outcome{}
-	if st == 1 {
-		res.Status = Panicked
-		res.PanicStmt = int(r.uvarint())
-		out.Panicked, out.PanicStmt = true, res.PanicStmt
-		out.PanicIsError = r.byte() == 1
-		out.PanicIsText = r.byte() == 1
-		res.PanicText = r.str()
-		out.PanicText = res.PanicText
+	if st != wireOK {
+		res.Stmt = int(r.uvarint())
+		var isErr, isText bool
+		if st == wirePanic {
+			isErr, isText = r.byte() == 1, r.byte() == 1
+		}
+		res.Message = r.str()
 		res.Frame = r.str()
+		switch st {
+		case wirePanic:
+			res.Status = Panicked
+			out.Panicked, out.PanicStmt = true, res.Stmt
+			out.PanicIsError, out.PanicIsText, out.PanicText = isErr, isText, res.Message
+		case wireExit:
+			res.Status = Exited
+			res.ExitCode = int(r.varint())
+			text := fmt.Sprintf("exit status %d", res.ExitCode)
+			if res.Message != "" {
+				text += ": " + res.Message
+			}
+			res.Message = text
+		case wireGoexit:
+			res.Status, res.Goexit = Exited, true
+		case wireCut:
+			res.Status = Cut
+		case wireHang:
+			res.Status = TimedOut
+		default:
+			return res, retiring, errResult
+		}
 	}
 	tr := r.bytes()
 	if r.err != nil {
 		return res, retiring, errResult
 	}
-	res.Trace, _, err = rt.DecodeTrace(tr)
-	if err != nil {
-		return res, retiring, err
+	if res.Status == Passed || res.Status == Panicked {
+		res.Trace, _, err = rt.DecodeTrace(tr)
+		if err != nil {
+			return res, retiring, err
+		}
 	}
 	if observe {
 		n := int(r.uvarint())
@@ -159,7 +248,9 @@ func decodeResult(b []byte, observe bool) (res Result, retiring bool, err error)
 			o.Text = r.str()
 			out.Observations = append(out.Observations, o)
 		}
-		res.Outcome = out
+		if res.Status == Passed || res.Status == Panicked {
+			res.Outcome = out
+		}
 	}
 	if r.err != nil {
 		return res, retiring, errResult
@@ -177,6 +268,19 @@ func (r *reader) uvarint() uint64 {
 		return 0
 	}
 	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.err = errResult
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) varint() int64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(r.b)
 	if n <= 0 {
 		r.err = errResult
 		return 0

@@ -18,13 +18,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"math"
 	"os"
 	"reflect"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
 )
 
 // Op is one operation of the cluster as the executor knows it.
@@ -59,8 +65,15 @@ type Config struct {
 	// encoded trace.
 	Reset func()
 	Trace func([]byte) []byte
+	// InterceptExits routes the exits R and E request (os.Exit, log.Fatal
+	// and their kind, rewritten by the instrumentation) to a hook, which
+	// ends the test instead of the process.
+	InterceptExits func(hook func(code int, message string))
+	// Abandon makes every goroutine that reaches a probe end, until
+	// Resume: the goroutines of a test that ran past its limit stop there.
+	Abandon, Resume func()
 	// Packages are the import paths of the caller and callee, for the
-	// innermost frame of a panic.
+	// innermost frame of a panic, an exit or a hang.
 	Packages []string
 	// MaxGoroutines makes the worker retire once tests leaked this many
 	// goroutines; MaxHeap (bytes) once the heap grew this large.
@@ -71,11 +84,52 @@ type Config struct {
 // helloText is the executor's first frame.
 const helloText = "cling-executor"
 
-// Statuses of a test result.
+// Statuses of a test result, and the flag of the last result of a worker
+// that retires.
 const (
 	statusOK     = 0
 	statusPanic  = 1
+	statusExit   = 2 // an intercepted os.Exit or log.Fatal
+	statusGoexit = 3 // the test's goroutine called runtime.Goexit
+	statusCut    = 4 // stopped at the adaptive limit, not known to hang
+	statusHang   = 5 // the full timeout passed, or blocked for ever
 	flagRetiring = 0x80
+)
+
+// Request flags.
+const (
+	reqObserve = 1 << iota
+	// reqCareful asks for every result to be sent before the next test
+	// runs, so that a test that kills the process is known exactly.
+	reqCareful
+	// reqWaitOnCut keeps waiting, at the adaptive limit, for a test that
+	// is not blocked for ever, until the full timeout: the result then
+	// does not depend on the machine's speed.
+	reqWaitOnCut
+)
+
+// Limits of the worker.
+const (
+	// maxStack bounds a goroutine's stack: a runaway recursion ends in a
+	// fatal error within some 10 milliseconds instead of growing to a
+	// gigabyte (about 10 ms per MiB: every time the stack doubles, all its
+	// frames are copied). Tests of ordinary code stay far below it.
+	maxStack = 1 << 20
+	// firstPoll is when the watchdog first looks whether a test that has
+	// not ended is blocked for ever; it looks again at pollFactor times
+	// the time since the start, and so on. Each look is a goroutine dump.
+	firstPoll  = 2 * time.Millisecond
+	pollFactor = 4
+	// flushEvery bounds how long a result waits in the buffer when the
+	// request is not careful.
+	flushEvery = 20 * time.Millisecond
+	// maxLeakedTests is how many tests may leave a goroutine blocked for
+	// ever (a hang in select{}, an intercepted exit) before the worker
+	// retires.
+	maxLeakedTests = 32
+	// abandonGrace is how long the goroutines of an abandoned test have to
+	// reach a probe and end.
+	abandonGrace = 20 * time.Millisecond
 )
 
 // Serve runs the executor's loop on the protocol pipes (file descriptors 3
@@ -87,61 +141,136 @@ func Serve(cfg Config) {
 		fmt.Fprintln(os.Stderr, "cling executor: run by cling only")
 		os.Exit(2)
 	}
-	// The code under test must not write into the protocol.
+	// Processes the code under test starts must not hold the protocol.
+	syscall.CloseOnExec(3)
+	syscall.CloseOnExec(4)
+	// The code under test must not write into the protocol, and its
+	// output is not wanted: the standard error is left to the report of
+	// a fatal error.
 	if null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0); err == nil {
 		os.Stdout, os.Stderr = null, null
 	}
-	// Runaway recursion should end fast, not after a gigabyte of stack.
-	debug.SetMaxStack(64 << 20)
+	log.SetOutput(io.Discard)
+	debug.SetMaxStack(maxStack)
 	if v, err := strconv.ParseUint(os.Getenv("CLING_EXECUTOR_MAX_HEAP"), 10, 64); err == nil && v > 0 {
 		cfg.MaxHeap = v
 	}
-	serve(cfg, bufio.NewReaderSize(in, 1<<16), out)
+	newServer(cfg).serve(bufio.NewReaderSize(in, 1<<16), out)
 }
 
-func serve(cfg Config, in *bufio.Reader, out io.Writer) {
+// server is the state of a worker across tests.
+type server struct {
+	cfg Config
+	// exits receives the exits the code under test requests.
+	exits chan exitRequest
+	timer *time.Timer
+	// base is the number of goroutines before any test; leaked counts
+	// the tests that left a goroutine blocked for ever.
+	base   int
+	leaked int
+	heap   []metrics.Sample
+	// testBody is the name of the function test goroutines run, as
+	// goroutine dumps show it; dump is the buffer of the dumps.
+	testBody string
+	dump     []byte
+	// parked holds the IDs of the goroutines left blocked for ever by
+	// earlier tests (hangs, intercepted exits): the test's goroutine is
+	// the other one running testBody.
+	parked map[int]bool
+}
+
+type exitRequest struct {
+	code    int
+	message string
+	stmt    int
+	frame   string
+}
+
+func newServer(cfg Config) *server {
+	s := &server{
+		cfg:      cfg,
+		exits:    make(chan exitRequest, 1),
+		timer:    time.NewTimer(time.Hour),
+		heap:     []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}},
+		testBody: runtime.FuncForPC(reflect.ValueOf(testBody).Pointer()).Name(),
+		parked:   map[int]bool{},
+	}
+	stopTimer(s.timer)
+	return s
+}
+
+// current is the test whose statements run; an exit hook reads it.
+var current struct {
+	sync.Mutex
+	res *result
+}
+
+func (s *server) serve(in *bufio.Reader, out io.Writer) {
+	if s.cfg.InterceptExits != nil {
+		s.cfg.InterceptExits(s.exitRequested)
+	}
 	w := bufio.NewWriterSize(out, 1<<16)
 	// The hello frame tells cling the executor started.
 	writeFrame(w, []byte(helloText))
 	w.Flush()
 	var buf []byte
-	base := runtime.NumGoroutine()
+	s.base = runtime.NumGoroutine()
 	for {
 		payload, err := readFrame(in)
 		if err != nil {
 			return
 		}
 		r := &reader{b: payload}
-		observe := r.byte() == 1
+		flags := r.byte()
+		cut := time.Duration(r.uvarint()) * time.Microsecond
+		timeout := time.Duration(r.uvarint()) * time.Microsecond
 		n := int(r.uvarint())
+		lastFlush := time.Now()
 		for i := 0; i < n && r.err == nil; i++ {
-			t := decodeTest(r, cfg.Ops)
+			t := decodeTest(r, s.cfg.Ops)
 			if r.err != nil {
 				// A request cling should never send: exit, so cling sees a
 				// crash rather than waiting for a result.
 				os.Exit(3)
 			}
-			res := run(cfg, t, observe)
-			retire := cfg.MaxGoroutines > 0 && runtime.NumGoroutine()-base > cfg.MaxGoroutines
-			if cfg.MaxHeap > 0 && !retire {
-				var ms runtime.MemStats
-				runtime.ReadMemStats(&ms)
-				retire = ms.HeapAlloc > cfg.MaxHeap
-			}
-			buf = encodeResult(buf[:0], cfg, res, retire)
-			if observe {
-				buf = appendObservations(buf, res.obs)
+			res := s.run(t, flags, cut, timeout)
+			retire := res.retire || s.overLimits()
+			buf = encodeResult(buf[:0], s.cfg, res, retire)
+			if flags&reqObserve != 0 {
+				buf = appendObservations(buf, res.observed)
 			}
 			writeFrame(w, buf)
-			// Every result goes out before the next test runs: if that test
-			// kills the process, this one's result is not lost with it.
-			w.Flush()
+			// In a careful request every result goes out before the next
+			// test runs: if that test kills the process, this one's result
+			// is not lost with it.
+			if flags&reqCareful != 0 || retire || time.Since(lastFlush) >= flushEvery {
+				w.Flush()
+				lastFlush = time.Now()
+			}
 			if retire {
 				os.Exit(0)
 			}
 		}
 		w.Flush()
 	}
+}
+
+// overLimits reports whether the worker should retire: tests leaked too
+// many goroutines, or the heap grew too large.
+func (s *server) overLimits() bool {
+	if s.leaked > maxLeakedTests {
+		return true
+	}
+	if s.cfg.MaxGoroutines > 0 && runtime.NumGoroutine()-s.base > s.cfg.MaxGoroutines {
+		return true
+	}
+	if s.cfg.MaxHeap > 0 {
+		metrics.Read(s.heap)
+		if s.heap[0].Value.Kind() == metrics.KindUint64 && s.heap[0].Value.Uint64() > s.cfg.MaxHeap {
+			return true
+		}
+	}
+	return false
 }
 
 // test is a decoded test: per statement its op, argument slots (-1 for
@@ -183,84 +312,381 @@ func decodeTest(r *reader, ops []Op) *test {
 
 // result is the outcome of one test.
 type result struct {
-	status    byte
-	panicStmt int
-	panicVal  any
-	frame     string
-	values    []any
-	done      int // statements completed
-	obs       []observation
+	status byte
+	// stmt is the statement that panicked, exited or hung; message says
+	// what happened (the panic's text, the log message of an exit, the
+	// state of a hung goroutine) and frame is the innermost frame of the
+	// caller or callee where it happened.
+	stmt     int
+	panicVal any
+	message  string
+	frame    string
+	code     int
+	elapsed  time.Duration
+	values   []any
+	done     atomic.Int32 // statements completed
+	// end is how the test's goroutine ended, which it writes before it
+	// signals its end: the worker reads it only then.
+	end struct {
+		status   byte
+		stmt     int
+		panicVal any
+		message  string
+		frame    string
+	}
+	// obs are the observations the test's goroutine makes; observed those
+	// the worker sends, once the goroutine has ended.
+	obs, observed []observation
 	// snaps holds, per value built by set-up ops, its fields as set up.
 	snaps map[int]map[observation]bool
+	// retire asks for a fresh worker after this test: its goroutines may
+	// still run.
+	retire bool
 }
 
-// run executes a test in its own goroutine, so that a runtime.Goexit or a
-// panic in the code under test ends the test, not the executor.
-func run(cfg Config, t *test, observe bool) *result {
+// exitRequested is the hook of intercepted exits: it runs on the goroutine
+// that requested the exit, which then blocks for ever (see rt.OSExit).
+func (s *server) exitRequested(code int, message string) {
+	// The frames of the runtime's exit functions, which the compiler may
+	// inline into the code that exits, are not the place of the exit.
+	_, rtFile, _, _ := runtime.Caller(1)
+	e := exitRequest{code: code, message: message, frame: innermostFrame(s.cfg.Packages, 3, rtFile)}
+	current.Lock()
+	if current.res != nil {
+		e.stmt = int(current.res.done.Load())
+	}
+	s.parked[goroutineID()] = true
+	current.Unlock()
+	select {
+	case s.exits <- e:
+	default: // an exit is already reported for this test
+	}
+}
+
+// run executes a test in its own goroutine under a watchdog, so that a
+// panic, an exit, a runtime.Goexit or a hang in the code under test ends
+// the test, not the worker. cut is the adaptive limit, timeout the full
+// one; at the cut, a test whose goroutines are all blocked for ever is a
+// hang, and any other stops there (statusCut) unless the request asks to
+// wait on until the full timeout.
+func (s *server) run(t *test, flags byte, cut, timeout time.Duration) *result {
+	observe := flags&reqObserve != 0
 	res := &result{values: make([]any, t.slots)}
-	cfg.Reset()
+	s.cfg.Reset()
+	select {
+	case <-s.exits: // from a goroutine of an earlier test
+	default:
+	}
+	current.Lock()
+	current.res = res
+	current.Unlock()
+	limit := timeout
+	if cut > 0 && cut < timeout {
+		limit = cut
+	}
 	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer func() {
-			if p := recover(); p != nil {
-				res.status = statusPanic
-				res.panicStmt = res.done
-				res.panicVal = p
-				res.frame = innermostFrame(cfg.Packages)
-			} else if res.done < len(t.stmts) {
-				// runtime.Goexit: the test stopped without panicking.
-				res.status = statusPanic
-				res.panicStmt = res.done
-				res.panicVal = "runtime.Goexit called"
-			}
-		}()
-		args := make([]any, 0, 8)
-		for _, s := range t.stmts {
-			op := cfg.Ops[s.op]
-			if op.Prim != nil {
-				res.values[s.base] = op.Prim(s.value)
-			} else {
-				args = args[:0]
-				for _, a := range s.args {
-					if a < 0 {
-						args = append(args, nil)
-					} else {
-						args = append(args, res.values[a])
-					}
-				}
-				outs := op.Call(args)
-				copy(res.values[s.base:s.base+op.Outputs], outs)
-			}
-			if observe {
-				for r := 0; r < op.Outputs; r++ {
-					isErr := r < len(op.ErrorOut) && op.ErrorOut[r]
-					res.obs = append(res.obs, describe(res.done, r, res.values[s.base+r], isErr, false)...)
-				}
-				if op.Setup {
-					res.snapshot(s, op)
-				}
-			}
-			res.done++
+	start := time.Now()
+	goroutines := runtime.NumGoroutine()
+	go testBody(s.cfg, t, observe, res, done)
+	poll := firstPoll
+	s.timer.Reset(min(poll, limit))
+	var ex exitRequest
+	exited, finished := false, false
+	// ended reports whether the test's goroutine has ended, and takes an
+	// exit a goroutine of the test requested before.
+	ended := func() bool {
+		select {
+		case <-done:
+		default:
+			return false
 		}
-	}()
-	<-done
+		finished = true
+		select {
+		case ex = <-s.exits:
+			exited = true
+		default:
+		}
+		return true
+	}
+wait:
+	for {
+		select {
+		case <-done:
+			stopTimer(s.timer)
+			ended()
+			break wait
+		case ex = <-s.exits:
+			stopTimer(s.timer)
+			exited = true
+			break wait
+		case <-s.timer.C:
+			elapsed := time.Since(start)
+			if elapsed < limit {
+				// A poll: a test whose goroutines are all blocked for
+				// ever is a hang, known as such without waiting.
+				if st := s.inspect(); st.forever && st.testID >= 0 {
+					res.stmt = int(res.done.Load())
+					res.status, res.frame = statusHang, st.testFrame
+					res.message = blockedForEver + st.testState
+					s.park(st.testID)
+					break wait
+				}
+				poll = pollFactor * elapsed
+				s.timer.Reset(min(poll, limit) - elapsed)
+				continue
+			}
+			st := s.inspect()
+			if st.testID < 0 && ended() {
+				break wait // just now
+			}
+			res.stmt = int(res.done.Load())
+			res.message, res.frame = st.testState, st.testFrame
+			switch {
+			case st.forever && st.testID >= 0:
+				res.status = statusHang
+				res.message = blockedForEver + st.testState
+				s.park(st.testID)
+				break wait
+			case elapsed < timeout && flags&reqWaitOnCut != 0:
+				limit = timeout
+				poll = pollFactor * elapsed
+				s.timer.Reset(min(poll, limit) - elapsed)
+				continue
+			case elapsed < timeout:
+				res.status = statusCut
+			default:
+				res.status = statusHang
+			}
+			res.retire = s.stopLeftovers(goroutines)
+			break wait
+		}
+	}
+	res.elapsed = time.Since(start)
+	current.Lock()
+	current.res = nil
+	current.Unlock()
+	if exited {
+		res.status, res.code, res.message, res.frame, res.stmt = statusExit, ex.code, ex.message, ex.frame, ex.stmt
+		// The exiting goroutine blocks for ever; any other the test left
+		// must not run on into the next test.
+		s.leaked++
+		if runtime.NumGoroutine() > goroutines+1 {
+			res.retire = s.stopLeftovers(goroutines + 1)
+		}
+		return res
+	}
+	if !finished {
+		return res // cut or hung
+	}
+	res.status, res.stmt, res.panicVal, res.message, res.frame = res.end.status, res.end.stmt, res.end.panicVal, res.end.message, res.end.frame
 	if observe {
-		res.obs = append(res.obs, observeEnd(cfg, t, res)...)
+		res.observed = append(res.obs, observeEnd(s.cfg, t, res)...)
 	}
 	return res
 }
 
-// innermostFrame finds, on the panicking stack, the innermost frame of the
-// caller or callee package.
-func innermostFrame(pkgs []string) string {
+// stopLeftovers stops the goroutines a test left running: while the
+// runtime abandons them, each ends at its next probe. It waits until no
+// more than want goroutines remain, or abandonGrace, and reports whether
+// any goroutine that can still run is left (one that reaches no probe, or
+// is blocked on something that may happen): the worker must retire then,
+// since it could record probes into later tests.
+func (s *server) stopLeftovers(want int) bool {
+	if s.cfg.Abandon != nil {
+		s.cfg.Abandon()
+		deadline := time.Now().Add(abandonGrace)
+		for runtime.NumGoroutine() > want && time.Now().Before(deadline) {
+			runtime.Gosched()
+		}
+		s.cfg.Resume()
+	}
+	if runtime.NumGoroutine() <= want {
+		return false
+	}
+	if st := s.inspect(); st.forever {
+		s.park(st.testID)
+		return false
+	}
+	return true
+}
+
+// park records that a test left its goroutine blocked for ever.
+func (s *server) park(id int) {
+	s.leaked++
+	current.Lock()
+	s.parked[id] = true
+	current.Unlock()
+}
+
+// goroutineID returns the ID of the calling goroutine, as dumps show it.
+func goroutineID() int {
+	var buf [64]byte
+	line := string(buf[:runtime.Stack(buf[:], false)])
+	line = strings.TrimPrefix(line, "goroutine ")
+	id, _ := strconv.Atoi(line[:max(strings.IndexByte(line, ' '), 0)])
+	return id
+}
+
+// testBody runs a test's statements; it is the body of the test's
+// goroutine, whose end it signals by closing done.
+func testBody(cfg Config, t *test, observe bool, res *result, done chan struct{}) {
+	defer close(done)
+	defer func() {
+		n := int(res.done.Load())
+		if p := recover(); p != nil {
+			res.end.status = statusPanic
+			res.end.stmt = n
+			res.end.panicVal = p
+			res.end.frame = innermostFrame(cfg.Packages, 3, "")
+		} else if n < len(t.stmts) {
+			// runtime.Goexit: the test stopped without panicking.
+			res.end.status = statusGoexit
+			res.end.stmt = n
+			res.end.message = "runtime.Goexit called"
+			res.end.frame = innermostFrame(cfg.Packages, 3, "")
+		}
+	}()
+	args := make([]any, 0, 8)
+	for i, s := range t.stmts {
+		op := cfg.Ops[s.op]
+		if op.Prim != nil {
+			res.values[s.base] = op.Prim(s.value)
+		} else {
+			args = args[:0]
+			for _, a := range s.args {
+				if a < 0 {
+					args = append(args, nil)
+				} else {
+					args = append(args, res.values[a])
+				}
+			}
+			outs := op.Call(args)
+			copy(res.values[s.base:s.base+op.Outputs], outs)
+		}
+		if observe {
+			for r := 0; r < op.Outputs; r++ {
+				isErr := r < len(op.ErrorOut) && op.ErrorOut[r]
+				res.obs = append(res.obs, describe(i, r, res.values[s.base+r], isErr, false)...)
+			}
+			if op.Setup {
+				res.snapshot(s, op)
+			}
+		}
+		res.done.Store(int32(i + 1))
+	}
+}
+
+// stopTimer stops t and drains its channel, under either timer semantics
+// (the module's Go version chooses).
+func stopTimer(t *time.Timer) {
+	if !t.Stop() {
+		select {
+		case <-t.C:
+		default:
+		}
+	}
+}
+
+// goroutineStates is what a goroutine dump says about a test that did not
+// end in time.
+type goroutineStates struct {
+	// testState is the wait reason of the test's goroutine ("running",
+	// "chan receive", "select (no cases)"), testFrame its innermost frame
+	// of the caller or callee, testID its ID (-1 if it has ended).
+	testState, testFrame string
+	testID               int
+	// forever is true when every goroutine but the worker's own is blocked
+	// for ever: in a select with no cases, or on a nil channel. The test
+	// hangs if its goroutine is among them.
+	forever bool
+}
+
+// blockedForEver starts the message of a test whose goroutines are all
+// blocked for ever.
+const blockedForEver = "blocked for ever: "
+
+// foreverStates are the wait reasons no event can end.
+var foreverStates = map[string]bool{
+	"select (no cases)":       true,
+	"chan receive (nil chan)": true,
+	"chan send (nil chan)":    true,
+}
+
+// inspect takes a dump of every goroutine. The test's goroutine is the one
+// running testBody that no earlier test left parked.
+func (s *server) inspect() goroutineStates {
+	if s.dump == nil {
+		s.dump = make([]byte, 64<<10)
+	}
+	var buf []byte
+	for {
+		n := runtime.Stack(s.dump, true)
+		if n < len(s.dump) || len(s.dump) >= 64<<20 {
+			buf = s.dump[:n]
+			break
+		}
+		s.dump = make([]byte, 2*len(s.dump))
+	}
+	st := goroutineStates{forever: true, testID: -1}
+	current.Lock()
+	defer current.Unlock()
+	for i, g := range strings.Split(string(buf), "\n\n") {
+		header, body, _ := strings.Cut(g, "\n")
+		// goroutine 18 [chan receive (nil chan), 2 minutes]:
+		open, close := strings.IndexByte(header, '['), strings.LastIndexByte(header, ']')
+		if open < 0 || close < open {
+			continue
+		}
+		id, _ := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(header[:open], "goroutine")))
+		state, _, _ := strings.Cut(header[open+1:close], ",")
+		if i == 0 {
+			continue // the worker itself, taking the dump
+		}
+		if !foreverStates[state] {
+			st.forever = false
+		}
+		if strings.Contains(body, s.testBody+"(") && !s.parked[id] {
+			st.testID = id
+			st.testState = state
+			st.testFrame = frameInDump(body, s.cfg.Packages)
+		}
+	}
+	return st
+}
+
+// frameInDump finds, in one goroutine's part of a dump, the innermost
+// frame of the caller or callee, as file:line function.
+func frameInDump(body string, pkgs []string) string {
+	lines := strings.Split(body, "\n")
+	for i := 0; i+1 < len(lines); i++ {
+		fn := lines[i]
+		if p := strings.LastIndexByte(fn, '('); p > 0 {
+			fn = fn[:p]
+		}
+		for _, p := range pkgs {
+			if strings.HasPrefix(fn, p+".") {
+				loc := strings.TrimSpace(lines[i+1])
+				if sp := strings.IndexByte(loc, ' '); sp > 0 {
+					loc = loc[:sp]
+				}
+				return loc + " " + fn
+			}
+		}
+	}
+	return ""
+}
+
+// innermostFrame finds, on the calling goroutine's stack, the innermost
+// frame of the caller or callee package, other than frames of skipFile;
+// skip is as for runtime.Callers.
+func innermostFrame(pkgs []string, skip int, skipFile string) string {
 	pcs := make([]uintptr, 64)
-	n := runtime.Callers(3, pcs)
+	n := runtime.Callers(skip, pcs)
 	frames := runtime.CallersFrames(pcs[:n])
 	for {
 		f, more := frames.Next()
 		for _, p := range pkgs {
-			if strings.HasPrefix(f.Function, p+".") {
+			if strings.HasPrefix(f.Function, p+".") && f.File != skipFile {
 				return fmt.Sprintf("%s:%d %s", f.File, f.Line, f.Function)
 			}
 		}
@@ -276,18 +702,33 @@ func encodeResult(buf []byte, cfg Config, res *result, retire bool) []byte {
 		st |= flagRetiring
 	}
 	buf = append(buf, st)
+	buf = binary.AppendUvarint(buf, uint64(res.elapsed/time.Microsecond))
+	if res.status == statusOK {
+		return appendTrace(buf, cfg)
+	}
+	buf = binary.AppendUvarint(buf, uint64(res.stmt))
+	text := res.message
 	if res.status == statusPanic {
-		buf = binary.AppendUvarint(buf, uint64(res.panicStmt))
-		text, isErr, isText := describePanic(res.panicVal)
+		var isErr, isText bool
+		text, isErr, isText = describePanic(res.panicVal)
 		buf = appendBool(buf, isErr)
 		buf = appendBool(buf, isText)
-		buf = appendString(buf, text)
-		buf = appendString(buf, res.frame)
 	}
+	buf = appendString(buf, text)
+	buf = appendString(buf, res.frame)
+	if res.status == statusExit {
+		buf = binary.AppendVarint(buf, int64(res.code))
+	}
+	if res.status == statusPanic {
+		return appendTrace(buf, cfg)
+	}
+	return binary.AppendUvarint(buf, 0) // no trace
+}
+
+func appendTrace(buf []byte, cfg Config) []byte {
 	tr := cfg.Trace(nil)
 	buf = binary.AppendUvarint(buf, uint64(len(tr)))
-	buf = append(buf, tr...)
-	return buf
+	return append(buf, tr...)
 }
 
 func describePanic(v any) (text string, isErr, isText bool) {
@@ -355,7 +796,7 @@ func (res *result) snapshot(s stmt, op Op) {
 func observeEnd(cfg Config, t *test, res *result) []observation {
 	var out []observation
 	for i, s := range t.stmts {
-		if i >= res.done {
+		if i >= int(res.done.Load()) {
 			break
 		}
 		op := cfg.Ops[s.op]

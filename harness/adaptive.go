@@ -1,0 +1,74 @@
+package harness
+
+import (
+	"math"
+	"math/bits"
+	"time"
+)
+
+// The adaptive limit of Explore: cutFactor times the 99th percentile of
+// the run times of the tests that ended, once minSamples of them have;
+// before, initialCut. It is never below the floor (Options.CutFloor,
+// defaultCutFloor) nor above the timeout.
+const (
+	defaultCutFloor = 10 * time.Millisecond
+	cutFactor       = 10
+	minSamples      = 32
+	initialCut      = 50 * time.Millisecond
+)
+
+// histogram counts run times in buckets of a quarter of a binary order of
+// magnitude of microseconds.
+type histogram struct {
+	counts [4 * 64]int
+	total  int
+}
+
+// bucketOf returns the bucket of d: 4·log2(µs), rounded down.
+func bucketOf(d time.Duration) int {
+	us := uint64(d / time.Microsecond)
+	if us < 4 {
+		return int(us)
+	}
+	e := bits.Len64(us) - 1 // 2^e <= us < 2^(e+1)
+	quarter := int(us>>(e-2)) & 3
+	return 4*e + quarter - 4
+}
+
+// upper returns the smallest duration above every one of bucket b.
+func upper(b int) time.Duration {
+	if b < 4 {
+		return time.Duration(b+1) * time.Microsecond
+	}
+	e := (b + 4) / 4
+	quarter := uint64((b+4)%4) + 1
+	return time.Duration((4+quarter)<<(e-2)) * time.Microsecond
+}
+
+func (h *histogram) add(d time.Duration) {
+	h.counts[bucketOf(d)]++
+	h.total++
+}
+
+// percentile returns an upper bound of the p-th percentile (0 < p < 1):
+// of the ⌈p·n⌉-th shortest of the n run times.
+func (h *histogram) percentile(p float64) time.Duration {
+	want := max(int(math.Ceil(p*float64(h.total))), 1)
+	seen := 0
+	for b, n := range h.counts {
+		seen += n
+		if seen >= want {
+			return upper(b)
+		}
+	}
+	return 1 << 62 // no sample
+}
+
+// limit returns the adaptive limit, between floor and timeout.
+func (h *histogram) limit(floor, timeout time.Duration) time.Duration {
+	cut := initialCut
+	if h.total >= minSamples {
+		cut = cutFactor * h.percentile(0.99)
+	}
+	return min(max(cut, floor), timeout)
+}
