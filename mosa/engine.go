@@ -44,6 +44,14 @@ type Evaluator interface {
 	Run(ctx context.Context, tests []*testcase.Test, observe bool) ([]harness.Result, error)
 }
 
+// Explorer is an Evaluator that may stop a slow test early when its
+// result only guides the search (harness.Executor.Explore): the engine
+// uses it for the first execution of each test, and Run for the
+// confirmation runs of the tests it archives.
+type Explorer interface {
+	Explore(ctx context.Context, tests []*testcase.Test) ([]harness.Result, error)
+}
+
 // Objectives computes, from the trace of a test's execution, the objective
 // value of goals: 0 for a covered goal, larger the farther the test is;
 // fitness.Objectives is one.
@@ -224,12 +232,21 @@ func (e *Engine) Stage(b Budget) {
 	}
 }
 
-// Evaluate executes tests, archives each for the goals it covers in every
-// run of its confirmation (see confirm), updates the statistics, and
-// returns the results of the first execution, whose traces give the
-// objectives.
+// Evaluate executes tests (explores them, if the evaluator is an
+// Explorer), archives each for the goals it covers in every run of its
+// confirmation (see confirm), updates the statistics, and returns the
+// results of the first execution, whose traces give the objectives. The
+// executor runs a batch in one round trip per worker: an algorithm should
+// hand it all the tests it can at once (a generation, a batch of random
+// tests).
 func (e *Engine) Evaluate(ctx context.Context, tests []*testcase.Test) ([]harness.Result, error) {
-	res, err := e.Exec.Run(ctx, tests, false)
+	var res []harness.Result
+	var err error
+	if x, ok := e.Exec.(Explorer); ok {
+		res, err = x.Explore(ctx, tests)
+	} else {
+		res, err = e.Exec.Run(ctx, tests, false)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -131,3 +131,39 @@ func tests(n int) []*testcase.Test {
 	}
 	return out
 }
+
+// exploring is an evaluator that can explore: it covers goal 0 and counts
+// the tests each method ran.
+type exploring struct{ explored, run int }
+
+func (e *exploring) Run(_ context.Context, tests []*testcase.Test, _ bool) ([]harness.Result, error) {
+	e.run += len(tests)
+	return covered(len(tests)), nil
+}
+
+func (e *exploring) Explore(_ context.Context, tests []*testcase.Test) ([]harness.Result, error) {
+	e.explored += len(tests)
+	return covered(len(tests)), nil
+}
+
+func covered(n int) []harness.Result {
+	out := make([]harness.Result, n)
+	for i := range out {
+		out[i] = harness.Result{Trace: &rt.Trace{Covered: []int32{0}}}
+	}
+	return out
+}
+
+// The first execution of a test only guides the search: the engine
+// explores it (the executor may cut it short). The runs that confirm a
+// test for the archive are full runs.
+func TestEvaluateExploresAndConfirmsWithRun(t *testing.T) {
+	ev := &exploring{}
+	s := &Engine{Exec: ev, Goals: 2}
+	s.begin("test")
+	_, err := s.Evaluate(context.Background(), []*testcase.Test{testOfLen(2), testOfLen(3)})
+	require.NoError(t, err)
+	assert.Equal(t, 2, ev.explored)
+	assert.Equal(t, confirmRuns*2, ev.run)
+	assert.True(t, s.archive.Covered(0))
+}
