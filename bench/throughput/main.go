@@ -1,10 +1,13 @@
 // Command throughput measures cling's executor: test executions per
 // second per worker on a fixture, the scaling from one to two workers,
-// and, as the speed of light for in-process execution, the executions per
-// second of go test -fuzz on a fuzz target that calls the same entry
-// function. It prints a markdown table.
+// what sending results in batches saves over one write per result, the
+// rate on the hostile fixture (a callee that panics, exits, loops, blocks,
+// overflows its stack and races) against the clean one as the search
+// runs them, and, as the speed of light for in-process execution, the
+// executions per second of go test -fuzz on a fuzz target that calls the
+// same entry function. It prints a markdown table.
 //
-//	go run ./bench/throughput [-tests 20000] [-reps 5] [-fuzztime 10s]
+//	go run ./bench/throughput [-tests 20000] [-hostile 3000] [-reps 5] [-fuzztime 10s]
 package main
 
 import (
@@ -30,10 +33,11 @@ import (
 
 func main() {
 	nTests := flag.Int("tests", 20000, "tests per measurement")
+	nHostile := flag.Int("hostile", 3000, "tests per measurement on the hostile fixture")
 	reps := flag.Int("reps", 5, "repetitions (medians are reported)")
 	fuzzTime := flag.Duration("fuzztime", 10*time.Second, "go test -fuzz duration per repetition")
 	flag.Parse()
-	if err := run(*nTests, *reps, *fuzzTime); err != nil {
+	if err := run(*nTests, *nHostile, *reps, *fuzzTime); err != nil {
 		fmt.Fprintln(os.Stderr, "throughput:", err)
 		os.Exit(1)
 	}
@@ -57,78 +61,121 @@ func FuzzDriveToHome(f *testing.F) {
 }
 `
 
-func run(nTests, reps int, fuzzTime time.Duration) error {
+// pair is a fixture pair with its built executor and random tests of at
+// most 10 calls, as the search makes them.
+type pair struct {
+	c     *testcase.Cluster
+	bin   string
+	dir   string
+	tests []*testcase.Test
+	calls int
+}
+
+func setup(ctx context.Context, tmp, fix, caller, callee string, n int) (*pair, error) {
+	dir := filepath.Join(tmp, fix)
+	if err := fstree.Copy(fixture.Dir(fix), dir); err != nil {
+		return nil, err
+	}
+	a, err := couple.LoadPair(ccfg.LoadConfig{Dir: dir}, caller, callee)
+	if err != nil {
+		return nil, err
+	}
+	sess, err := probe.NewSession(a, probe.Search)
+	if err != nil {
+		return nil, err
+	}
+	defer sess.Close()
+	c := testcase.NewCluster(a, 4)
+	bin, err := harness.Build(ctx, sess, c, harness.BuildOptions{CacheDir: filepath.Join(tmp, "cache")})
+	if err != nil {
+		return nil, err
+	}
+	cfg := testcase.DefaultConfig()
+	cfg.MaxCalls = 10
+	g := testcase.NewGenerator(c, cfg, 1)
+	p := &pair{c: c, bin: bin, dir: dir, tests: make([]*testcase.Test, n)}
+	for i := range p.tests {
+		p.tests[i] = g.RandomTest()
+		p.calls += p.tests[i].Calls()
+	}
+	return p, nil
+}
+
+// rate runs the pair's tests in batches of the search's size (64) and
+// returns the median executions per second over reps executors, with the
+// executor counters of the last. explore runs them as the search does
+// (adaptive cuts); otherwise with Run.
+func (p *pair) rate(ctx context.Context, reps int, opts harness.Options, explore bool) (float64, harness.Stats, error) {
+	var rates []float64
+	var stats harness.Stats
+	for r := 0; r < reps; r++ {
+		opts.Timeout, opts.Dir, opts.Ops = time.Second, filepath.Dir(p.dir), len(p.c.Ops)
+		x := harness.NewExecutor(p.bin, opts)
+		// Start the workers (and the spare) on clean tests of the pair.
+		if _, err := x.Run(ctx, p.tests[:opts.Workers], false); err != nil {
+			return 0, stats, err
+		}
+		start := time.Now()
+		for lo := 0; lo < len(p.tests); lo += 64 {
+			batch := p.tests[lo:min(lo+64, len(p.tests))]
+			var err error
+			if explore {
+				_, err = x.Explore(ctx, batch)
+			} else {
+				_, err = x.Run(ctx, batch, false)
+			}
+			if err != nil {
+				return 0, stats, err
+			}
+		}
+		rates = append(rates, float64(len(p.tests))/time.Since(start).Seconds())
+		stats = x.Stats()
+		x.Close()
+	}
+	return median(rates), stats, nil
+}
+
+func run(nTests, nHostile, reps int, fuzzTime time.Duration) error {
 	tmp, err := os.MkdirTemp("", "cling-throughput-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	dir := filepath.Join(tmp, "personcar")
-	if err := fstree.Copy(fixture.Dir("personcar"), dir); err != nil {
-		return err
-	}
-	prog, err := ccfg.Load(ccfg.LoadConfig{Dir: dir, Patterns: []string{"./person", "./car"}})
-	if err != nil {
-		return err
-	}
-	a, err := couple.Analyze(prog, "example.com/personcar/person", "example.com/personcar/car")
-	if err != nil {
-		return err
-	}
-	sess, err := probe.NewSession(a, probe.Search)
-	if err != nil {
-		return err
-	}
-	defer sess.Close()
-	c := testcase.NewCluster(a, 4)
 	ctx := context.Background()
-	bin, err := harness.Build(ctx, sess, c, harness.BuildOptions{CacheDir: filepath.Join(tmp, "cache")})
+	clean, err := setup(ctx, tmp, "personcar", "./person", "./car", nTests)
 	if err != nil {
 		return err
 	}
-	// Random tests of at most 10 calls, as the search makes them.
-	cfg := testcase.DefaultConfig()
-	cfg.MaxCalls = 10
-	g := testcase.NewGenerator(c, cfg, 1)
-	tests := make([]*testcase.Test, nTests)
-	calls := 0
-	for i := range tests {
-		tests[i] = g.RandomTest()
-		calls += tests[i].Calls()
-	}
-	rate := func(workers int) (float64, error) {
-		var rates []float64
-		for r := 0; r < reps; r++ {
-			x := harness.NewExecutor(bin, harness.Options{Workers: workers, Timeout: time.Second, Dir: tmp, Ops: len(c.Ops)})
-			if _, err := x.Run(ctx, tests[:100], false); err != nil { // start the workers
-				return 0, err
-			}
-			start := time.Now()
-			// Batches of the search's size.
-			for lo := 0; lo < len(tests); lo += 64 {
-				if _, err := x.Run(ctx, tests[lo:min(lo+64, len(tests))], false); err != nil {
-					return 0, err
-				}
-			}
-			rates = append(rates, float64(len(tests))/time.Since(start).Seconds())
-			x.Close()
-		}
-		return median(rates), nil
-	}
-	one, err := rate(1)
+	hostile, err := setup(ctx, tmp, "hostile", "./caller", "./callee", nHostile)
 	if err != nil {
 		return err
 	}
-	two, err := rate(2)
+	one, _, err := clean.rate(ctx, reps, harness.Options{Workers: 1}, false)
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "person", "fuzz_test.go"), []byte(fuzzTarget), 0o644); err != nil {
+	oneCareful, _, err := clean.rate(ctx, reps, harness.Options{Workers: 1, CarefulResults: true}, false)
+	if err != nil {
+		return err
+	}
+	two, _, err := clean.rate(ctx, reps, harness.Options{Workers: 2}, false)
+	if err != nil {
+		return err
+	}
+	cleanSearch, _, err := clean.rate(ctx, reps, harness.Options{Workers: 2}, true)
+	if err != nil {
+		return err
+	}
+	hostileSearch, hs, err := hostile.rate(ctx, reps, harness.Options{Workers: 2}, true)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(clean.dir, "person", "fuzz_test.go"), []byte(fuzzTarget), 0o644); err != nil {
 		return err
 	}
 	var fuzz []float64
 	for r := 0; r < reps; r++ {
-		f, err := fuzzRate(dir, fuzzTime)
+		f, err := fuzzRate(clean.dir, fuzzTime)
 		if err != nil {
 			return err
 		}
@@ -136,9 +183,14 @@ func run(nTests, reps int, fuzzTime time.Duration) error {
 	}
 	fz := median(fuzz)
 	fmt.Printf("| measure | executions/s | ratio |\n|---|---|---|\n")
-	fmt.Printf("| cling executor, 1 worker (tests of %.1f calls on average, at most 10) | %.0f | 1.00 |\n", float64(calls)/float64(nTests), one)
+	fmt.Printf("| cling executor, 1 worker (personcar, tests of %.1f calls on average, at most 10) | %.0f | 1.00 |\n", float64(clean.calls)/float64(nTests), one)
+	fmt.Printf("| cling executor, 1 worker, one write per result | %.0f | batched results = %.2f × this |\n", oneCareful, one/oneCareful)
 	fmt.Printf("| cling executor, 2 workers | %.0f | %.2f × 1 worker |\n", two, two/one)
 	fmt.Printf("| go test -fuzz, same entry function (1 worker, -parallel=1) | %.0f | cling 1 worker = %.3f × fuzz |\n", fz, one/fz)
+	fmt.Printf("| search (Explore, 2 workers), personcar | %.0f | 1.00 |\n", cleanSearch)
+	fmt.Printf("| search (Explore, 2 workers), hostile (tests of %.1f calls on average) | %.0f | 1/%.0f of personcar |\n", float64(hostile.calls)/float64(nHostile), hostileSearch, cleanSearch/hostileSearch)
+	fmt.Printf("\nHostile fixture, last repetition: %d tests, %d panics, %d exits (%d converted), %d adaptive cuts, %d confirmed hangs, %d crashes, %d worker starts, %d spare handovers, %d retirements, %d round trips.\n",
+		hs.Executions, hs.Panics, hs.Exits, hs.ConvertedExits, hs.Cuts, hs.Hangs, hs.Crashes, hs.WorkerStarts, hs.Handovers, hs.Retirements, hs.RoundTrips)
 	return nil
 }
 
