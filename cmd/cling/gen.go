@@ -44,7 +44,7 @@ Search algorithms (--algorithm):
 			&cli.IntFlag{Name: "max-evals", DefaultText: "no limit", Usage: "stop after `N` test executions (makes the output deterministic)"},
 			&cli.Int64Flag{Name: "seed", Value: d.Seed, Usage: "random `SEED`"},
 			&cli.IntFlag{Name: "workers", Aliases: []string{"j"}, DefaultText: "number of CPUs", Usage: "run tests in `N` executor processes"},
-			&cli.DurationFlag{Name: "timeout", Value: d.Timeout, Usage: "kill a test execution after `D` (with --max-evals, a test that times out runs once more first)"},
+			&cli.DurationFlag{Name: "timeout", Value: d.Timeout, Usage: "a test execution that runs longer than `D` hangs (with --max-evals, a test that times out runs once more first; under a time budget, the search may stop a test far slower than the others earlier)"},
 			&cli.StringFlag{Name: "out", Usage: "output `FILE` (default <R dir>/cling_<E name>_test.go)"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite an output file that cling did not write"},
 			&cli.IntFlag{Name: "population", Value: d.Search.Population, Usage: "population size `N` of the genetic algorithms (tests; suites for ws and wsa)"},

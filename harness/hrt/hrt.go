@@ -4,9 +4,10 @@
 // generated main package (see package harness) that links the
 // instrumented caller and callee, one stub per operation of the test
 // cluster, and this code. It reads batches of test cases from a pipe,
-// executes each in a fresh goroutine with the probes reset, and writes
-// back, per test, its trace, its panic if any, and on request the values
-// it observed.
+// executes each in a fresh goroutine with the probes reset, under a
+// watchdog that ends the test (not the process) on a panic, an
+// intercepted exit, a hang or the adaptive limit, and writes back, per
+// test, how it ended, its trace, and on request the values it observed.
 //
 // cling copies this file into the executor's main package, so it must
 // stay free of imports outside the standard library.
