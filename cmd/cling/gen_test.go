@@ -128,6 +128,36 @@ func TestGenEndToEnd(t *testing.T) {
 	}
 }
 
+// On a callee that panics, exits, spins, blocks, overflows its stack and
+// races, gen keeps going and writes a file that passes: no kept test
+// exits, hangs or crashes. The executor counts what happened; with an
+// evaluation budget nothing is cut short at the adaptive limit.
+func TestGenOnHostileCode(t *testing.T) {
+	dir := fixture.Copy(t, "hostile")
+	before := fixture.Snapshot(t, dir)
+	r := runCling(t, dir, "gen", "--json", "--caller", "./caller", "--callee", "./callee", "--max-evals", "300", "--seed", "2", "--timeout", "200ms")
+	require.Equal(t, 0, r.code, r.stderr)
+	var rep struct {
+		genJSON
+		Executor struct {
+			Panics         int `json:"panics"`
+			Exits          int `json:"exits"`
+			ConvertedExits int `json:"convertedExits"`
+			Cuts           int `json:"adaptiveCuts"`
+			Hangs          int `json:"confirmedHangs"`
+		} `json:"executor"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep), r.stdout)
+	assert.Positive(t, rep.Tests)
+	assert.Positive(t, rep.Executor.Panics)
+	assert.Positive(t, rep.Executor.ConvertedExits)
+	assert.Greater(t, rep.Executor.Exits, rep.Executor.ConvertedExits, "runtime.Goexit too")
+	assert.Positive(t, rep.Executor.Hangs)
+	assert.Zero(t, rep.Executor.Cuts)
+	assert.Equal(t, []string{"caller/cling_callee_test.go"}, fstree.Diff(before, fixture.Snapshot(t, dir)))
+	goTest(t, dir, "./caller")
+}
+
 // The same seed with an evaluation budget gives the same file, whatever
 // the number of workers. (The pair is deterministic code: no select, map
 // iteration or goroutines, whose scheduling would change traces.)
