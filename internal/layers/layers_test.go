@@ -41,7 +41,7 @@ func pipeline() []stage {
 		{"fitness/..."},
 		{"probe/..."},
 		{"testcase/..."},
-		{"emit/...", "harness/...", "repair/..."},
+		{"emit/...", "harness/...", "repair/...", "recombine/..."},
 		{"mosa/..."},
 		{"gen/..."},
 		// The commands may import every package, the branch's included.
