@@ -25,6 +25,10 @@ type Config struct {
 	// CrossoverRate is the probability of crossing two parents.
 	Crossover     string
 	CrossoverRate float64
+	// DataCrossoverRate is, for the crossover operators that recombine
+	// the values of the offspring after their statements (hmx), the
+	// probability of doing so once two parents are crossed.
+	DataCrossoverRate float64
 	// NewTests is the fraction of each generation made of new tests: fresh
 	// random tests, or mutated tests of the archive.
 	NewTests float64
@@ -34,9 +38,11 @@ type Config struct {
 }
 
 // DefaultConfig returns the defaults: population 50, single-point
-// crossover with probability 0.75, 10% new tests, 50 repair attempts.
+// crossover with probability 0.75 (data-level crossover, where the
+// operator has one, with probability 1), 10% new tests, 50 repair
+// attempts.
 func DefaultConfig() Config {
-	return Config{Population: 50, Crossover: DefaultCrossover, CrossoverRate: 0.75, NewTests: 0.1, RepairAttempts: 50}
+	return Config{Population: 50, Crossover: DefaultCrossover, CrossoverRate: 0.75, DataCrossoverRate: 1, NewTests: 0.1, RepairAttempts: 50}
 }
 
 // Constructor builds an algorithm from its configuration, or says what is

@@ -32,7 +32,7 @@ func TestAlgorithmsAreListedByName(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Crossover = "uniform"
 	_, err = New("mosa", cfg)
-	assert.EqualError(t, err, `mosa: unknown crossover operator "uniform": use single-point`)
+	assert.EqualError(t, err, `mosa: unknown crossover operator "uniform": use hmx or single-point`)
 }
 
 func TestRegistry(t *testing.T) {
@@ -107,7 +107,7 @@ func generator(t *testing.T) *testcase.Generator {
 }
 
 // generatorFor returns a generator with the given seed for a fixture pair.
-func generatorFor(t *testing.T, fix, caller, callee string, seed int64) *testcase.Generator {
+func generatorFor(t testing.TB, fix, caller, callee string, seed int64) *testcase.Generator {
 	dir := fixture.Copy(t, fix)
 	a, err := couple.LoadPair(ccfg.LoadConfig{Dir: dir}, caller, callee)
 	require.NoError(t, err)

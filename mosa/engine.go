@@ -17,7 +17,8 @@
 // preference sorting and crowding (ranking.go), selection, crossover and
 // mutation with repair (variation.go), and suites as chromosomes
 // (suite.go). Crossover operators are registered by name too (Crossover;
-// singlepoint.go holds single-point crossover, the default).
+// singlepoint.go holds single-point crossover, the default; hmx.go hybrid
+// multi-level crossover).
 package mosa
 
 import (

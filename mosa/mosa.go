@@ -37,7 +37,7 @@ func geneticAlgorithm(name string, build func(genetic) Algorithm) Constructor {
 		if cfg.Population < 2 {
 			return nil, fmt.Errorf("%s: population %d is below 2", name, cfg.Population)
 		}
-		cross, err := LookupCrossover(cfg.Crossover)
+		cross, err := NewCrossover(cfg)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
