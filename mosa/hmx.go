@@ -8,7 +8,7 @@ import (
 )
 
 func init() {
-	RegisterCrossover("hmx", "hybrid multi-level crossover: single-point crossover, then the literal arguments of the calls both children make recombined (numbers by SBX, strings cut and swapped)", hybrid{dataRate: 1})
+	RegisterCrossover("hmx", "hybrid multi-level: single-point, then the literals passed to calls both children make are recombined (numbers by SBX, strings cut and swapped)", hybrid{dataRate: 1})
 }
 
 // hybrid is hybrid multi-level crossover (HMX, Olsthoorn et al. 2021):

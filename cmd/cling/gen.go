@@ -26,7 +26,7 @@ func genCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "gen",
 		Usage:     "generate integration tests that cover the coupled branches of a pair",
-		UsageText: "cling gen --caller R --callee E [--algorithm NAME] [--budget 60s] [--max-evals N] [--seed N] [--workers N] [--out FILE] [--json]",
+		UsageText: "cling gen --caller R --callee E [--algorithm NAME] [--crossover NAME] [--budget 60s] [--max-evals N] [--seed N] [--workers N] [--out FILE] [--json]",
 		Description: `Searches for test cases that drive R's exported API so that branches of E run
 inside calls made at R's call sites, keeps the shortest test for each coupled
 branch covered, minimises the tests, adds assertions from the values they
@@ -37,7 +37,10 @@ testing package otherwise. The same --seed with --max-evals gives the same
 file whatever --workers is.
 
 Search algorithms (--algorithm):
-` + entryList(mosa.Algorithms()),
+` + entryList(mosa.Algorithms()) + `
+
+Crossover operators (--crossover):
+` + entryList(mosa.Crossovers()),
 		Flags: append(pairFlags(),
 			&cli.StringFlag{Name: "algorithm", Value: d.Algorithm, Usage: "search algorithm `NAME` (listed above)"},
 			&cli.DurationFlag{Name: "budget", Value: d.Budget.Time, Usage: "search time `BUDGET` (a Go duration: 30s, 5m)"},
@@ -48,6 +51,8 @@ Search algorithms (--algorithm):
 			&cli.StringFlag{Name: "out", Usage: "output `FILE` (default <R dir>/cling_<E name>_test.go)"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite an output file that cling did not write"},
 			&cli.IntFlag{Name: "population", Value: d.Search.Population, Usage: "population size `N` of the genetic algorithms (tests; suites for ws and wsa)"},
+			&cli.StringFlag{Name: "crossover", Value: d.Search.Crossover, Usage: "crossover operator `NAME` (listed above)"},
+			&cli.Float64Flag{Name: "data-crossover", Value: d.Search.DataCrossoverRate, Usage: "probability `P` that hmx recombines the values of two crossed tests"},
 			&cli.StringFlag{Name: "fitness", Value: d.Fitness.String(), Usage: "objective of a coupled branch: `layered` or paper"},
 			&cli.IntFlag{Name: "repair-attempts", Value: d.Search.RepairAttempts, Usage: "up to `N` mutations may restore a covering call before an offspring is dropped"},
 			&cli.StringFlag{Name: "stats", Usage: "append the configuration and statistics of the run to `FILE` (CSV if it ends in .csv, JSON lines otherwise)"},
@@ -92,6 +97,14 @@ func runGen(c *cli.Context) error {
 		return usagef("--population must be at least 2")
 	}
 	cfg.Search.RepairAttempts = c.Int("repair-attempts")
+	cfg.Search.Crossover = c.String("crossover")
+	if _, err := mosa.LookupCrossover(cfg.Search.Crossover); err != nil {
+		return usagef("%v", err)
+	}
+	cfg.Search.DataCrossoverRate = c.Float64("data-crossover")
+	if p := cfg.Search.DataCrossoverRate; !(p >= 0 && p <= 1) {
+		return usagef("--data-crossover %g is not a probability in [0, 1]", p)
+	}
 	form, err := fitness.ParseForm(c.String("fitness"))
 	if err != nil {
 		return usagef("%v", err)
@@ -137,6 +150,8 @@ var searchFlags = []struct {
 	{"population", mosa.ReadsPopulation},
 	{"repair-attempts", mosa.ReadsRepair},
 	{"fitness", mosa.ReadsObjectives},
+	{"crossover", mosa.ReadsCrossover},
+	{"data-crossover", mosa.ReadsCrossover},
 }
 
 // warnIgnored warns, one line each, about the search flags given that the
@@ -220,6 +235,8 @@ type statsRow struct {
 	Budget         string            `json:"budget"`
 	MaxEvals       int               `json:"maxEvals"`
 	Population     int               `json:"population"`
+	Crossover      string            `json:"crossover"`
+	DataCrossover  float64           `json:"dataCrossover"`
 	Fitness        string            `json:"fitness"`
 	RepairAttempts int               `json:"repairAttempts"`
 	Workers        int               `json:"workers"`
@@ -241,6 +258,7 @@ func appendStats(path string, c *cli.Context, a *couple.Analysis, rep *gen.Repor
 		Caller: a.Caller.Pkg.Path, Callee: a.Callee.Pkg.Path,
 		Algorithm: rep.Stats.Algorithm, Seed: c.Int64("seed"), Budget: c.Duration("budget").String(),
 		MaxEvals: c.Int("max-evals"), Population: c.Int("population"), Fitness: c.String("fitness"),
+		Crossover: c.String("crossover"), DataCrossover: c.Float64("data-crossover"),
 		RepairAttempts: c.Int("repair-attempts"), Workers: c.Int("workers"),
 		Goals: rep.CoupledBranches, Covered: rep.Stats.Covered, CBC: float64(rep.Stats.Covered) / float64(max(rep.CoupledBranches, 1)),
 		Tests: rep.Tests, Evaluations: rep.Stats.Evaluations, Generations: rep.Stats.Generations,
@@ -264,7 +282,8 @@ func appendStats(path string, c *cli.Context, a *couple.Analysis, rep *gen.Repor
 	w := csv.NewWriter(f)
 	if st != nil && st.Size() == 0 {
 		w.Write([]string{"caller", "callee", "algorithm", "seed", "budget", "max_evals", "population", "fitness", "repair_attempts", "workers",
-			"coupled_branches", "covered", "cbc", "tests", "evaluations", "generations", "search_seconds", "repairs", "drops", "timeline", "goal_seconds"})
+			"coupled_branches", "covered", "cbc", "tests", "evaluations", "generations", "search_seconds", "repairs", "drops", "timeline", "goal_seconds",
+			"crossover", "data_crossover"})
 	}
 	var tl []string
 	for _, p := range row.Timeline {
@@ -283,7 +302,8 @@ func appendStats(path string, c *cli.Context, a *couple.Analysis, rep *gen.Repor
 		strconv.Itoa(row.Population), row.Fitness, strconv.Itoa(row.RepairAttempts), strconv.Itoa(row.Workers),
 		strconv.Itoa(row.Goals), strconv.Itoa(row.Covered), strconv.FormatFloat(row.CBC, 'f', 4, 64), strconv.Itoa(row.Tests),
 		strconv.Itoa(row.Evaluations), strconv.Itoa(row.Generations), strconv.FormatFloat(row.SearchSeconds, 'f', 3, 64),
-		strconv.Itoa(row.Repairs), strconv.Itoa(row.Drops), strings.Join(tl, ";"), strings.Join(gs, ";")})
+		strconv.Itoa(row.Repairs), strconv.Itoa(row.Drops), strings.Join(tl, ";"), strings.Join(gs, ";"),
+		row.Crossover, strconv.FormatFloat(row.DataCrossover, 'g', -1, 64)})
 	w.Flush()
 	return w.Error()
 }

@@ -340,3 +340,53 @@ func TestGenAvoidsNamesOfOtherTestFiles(t *testing.T) {
 	assert.Contains(t, src, "money2 \"example.com/shop/money\"", "money is a variable of the package")
 	goTest(t, dir, "./checkout")
 }
+
+// --crossover hmx is deterministic for a seed and an evaluation budget,
+// with one worker or two; with --data-crossover 0 it is single-point
+// crossover, file for file. A crossover operator or probability that
+// does not exist is a one-line usage error.
+func TestGenCrossover(t *testing.T) {
+	run := func(workers string, flags ...string) string {
+		dir := fixture.Copy(t, "shop")
+		require.NoError(t, os.Remove(filepath.Join(dir, "pricing/pricing_test.go")))
+		args := append([]string{"--caller", "./pricing", "--callee", "./money", "--max-evals", "1500", "--seed", "5", "--workers", workers}, flags...)
+		rep := genRun(t, dir, args...)
+		assert.Positive(t, rep.Covered)
+		if workers == "2" {
+			goTest(t, dir, "./pricing")
+		}
+		return readFile(t, rep.TestFile)
+	}
+	stats := filepath.Join(t.TempDir(), "stats.jsonl")
+	hmx := run("2", "--crossover", "hmx", "--data-crossover", "0.5", "--stats", stats)
+	assert.Equal(t, hmx, run("1", "--crossover", "hmx", "--data-crossover", "0.5"), "the same file with 1 and 2 workers")
+	assert.Equal(t, run("2"), run("2", "--crossover", "hmx", "--data-crossover", "0"))
+	var row struct {
+		Crossover     string
+		DataCrossover float64
+	}
+	require.NoError(t, json.Unmarshal([]byte(readFile(t, stats)), &row))
+	assert.Equal(t, "hmx", row.Crossover)
+	assert.Equal(t, 0.5, row.DataCrossover)
+
+	help := runCling(t, t.TempDir(), "gen", "--help")
+	require.Equal(t, 0, help.code, help.stderr)
+	for _, c := range mosa.Crossovers() {
+		assert.Regexp(t, `(?m)^\s+`+regexp.QuoteMeta(c.Name)+` +`+regexp.QuoteMeta(c.Doc)+`$`, help.stdout)
+	}
+
+	dir := fixture.Copy(t, "personcar")
+	for _, tc := range []struct {
+		flags []string
+		want  string
+	}{
+		{[]string{"--crossover", "uniform"}, `cling: unknown crossover operator "uniform": use hmx or single-point`},
+		{[]string{"--crossover", "hmx", "--data-crossover", "1.5"}, "cling: --data-crossover 1.5 is not a probability in [0, 1]"},
+		{[]string{"--data-crossover", "-0.25"}, "cling: --data-crossover -0.25 is not a probability in [0, 1]"},
+		{[]string{"--data-crossover", "NaN"}, "cling: --data-crossover NaN is not a probability in [0, 1]"},
+	} {
+		r := runCling(t, dir, append([]string{"gen", "--caller", "./person", "--callee", "./car", "--max-evals", "100"}, tc.flags...)...)
+		assert.Equal(t, 2, r.code, "%v", tc.flags)
+		assert.Equal(t, tc.want, strings.TrimSpace(r.stderr), "%v", tc.flags)
+	}
+}
