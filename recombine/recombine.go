@@ -56,10 +56,10 @@ func Arguments(rnd *rand.Rand, a, b *testcase.Test) {
 	}
 }
 
-// A Pair is a signature both tests call: the indices of its calls in
-// each.
+// A Pair is a signature both tests call: one of its ops, and the indices
+// of its calls in each test.
 type Pair struct {
-	Signature   string
+	Op          *testcase.Op
 	Constructor bool
 	A, B        []int
 }
@@ -67,44 +67,47 @@ type Pair struct {
 // Match returns the signatures that a and b both call, constructors first,
 // each group in the order of its first call in a, with the indices of the
 // calls in each test.
+//
+// Calls of one op have one signature, and ops are compared with
+// SameSignature, which writes out no types: matching is part of every
+// crossover.
 func Match(a, b *testcase.Test) []Pair {
-	sigs := map[*testcase.Op]string{}
-	calls := func(t *testcase.Test) (order []string, at map[string][]int, ctor map[string]bool) {
-		at, ctor = map[string][]int{}, map[string]bool{}
+	var groups []*Pair
+	groupOf := map[*testcase.Op]*Pair{}
+	add := func(t *testcase.Test, side func(*Pair) *[]int, open bool) {
 		for i, s := range t.Stmts {
 			if s.Op.Kind != testcase.OpCall {
 				continue
 			}
-			sig, ok := sigs[s.Op]
-			if !ok {
-				sig = Signature(s.Op)
-				sigs[s.Op] = sig
+			g := groupOf[s.Op]
+			if g == nil {
+				for _, c := range groups {
+					if SameSignature(c.Op, s.Op) {
+						g = c
+						break
+					}
+				}
+				if g == nil && open {
+					g = &Pair{Op: s.Op, Constructor: IsConstructor(s.Op)}
+					groups = append(groups, g)
+				}
+				groupOf[s.Op] = g
 			}
-			if _, seen := at[sig]; !seen {
-				order = append(order, sig)
-				ctor[sig] = IsConstructor(s.Op)
+			if g != nil {
+				*side(g) = append(*side(g), i)
 			}
-			at[sig] = append(at[sig], i)
 		}
-		return order, at, ctor
 	}
-	order, inA, ctor := calls(a)
-	_, inB, _ := calls(b)
+	add(a, func(p *Pair) *[]int { return &p.A }, true)
+	add(b, func(p *Pair) *[]int { return &p.B }, false)
 	var out []Pair
-	for _, sig := range order {
-		if len(inB[sig]) > 0 {
-			out = append(out, Pair{Signature: sig, Constructor: ctor[sig], A: inA[sig], B: inB[sig]})
+	for _, ctor := range []bool{true, false} {
+		for _, g := range groups {
+			if g.Constructor == ctor && len(g.B) > 0 {
+				out = append(out, *g)
+			}
 		}
 	}
-	slices.SortStableFunc(out, func(x, y Pair) int {
-		switch {
-		case x.Constructor == y.Constructor:
-			return 0
-		case x.Constructor:
-			return -1
-		}
-		return 1
-	})
 	return out
 }
 
@@ -146,6 +149,24 @@ func Signature(op *testcase.Op) string {
 	list("(", ")", op.Params, op.Variadic)
 	list(" (", ")", op.Results, false)
 	return b.String()
+}
+
+// SameSignature reports whether two call ops have the same Signature,
+// comparing types with types.Identical rather than writing them out.
+func SameSignature(x, y *testcase.Op) bool {
+	if x == y {
+		return true
+	}
+	if x.Func == nil || y.Func == nil || x.Func.Name() != y.Func.Name() || x.Method != y.Method || x.Variadic != y.Variadic {
+		return false
+	}
+	if (x.Func.Pkg() == nil) != (y.Func.Pkg() == nil) || x.Func.Pkg() != nil && x.Func.Pkg().Path() != y.Func.Pkg().Path() {
+		return false
+	}
+	identical := func(xs, ys []types.Type) bool {
+		return slices.EqualFunc(xs, ys, types.Identical)
+	}
+	return identical(x.TypeArgs, y.TypeArgs) && identical(x.Params, y.Params) && identical(x.Results, y.Results)
 }
 
 // IsConstructor reports whether a call op is a constructor as the test

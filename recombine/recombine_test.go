@@ -301,14 +301,39 @@ func TestMatchShop(t *testing.T) {
 		s.stmt("(*checkout.Cart).AddItem", nil, 4, 0, 1, 5),
 		s.stmt("(*checkout.Cart).SetWeight", nil, 4, 0, 1),
 	)
+	ops := s.ops
 	assert.Equal(t, []recombine.Pair{
-		{Signature: "example.com/shop/checkout.NewCart(string) (*example.com/shop/checkout.Cart, error)", Constructor: true, A: []int{1}, B: []int{4}},
-		{Signature: "example.com/shop/inventory.NewStock() (*example.com/shop/inventory.Stock)", Constructor: true, A: []int{6}, B: []int{2}},
-		{Signature: "example.com/shop/checkout.(*example.com/shop/checkout.Cart).AddItem(*example.com/shop/checkout.Cart, string, int, int64) (error)", A: []int{5, 8}, B: []int{6}},
-		{Signature: "example.com/shop/inventory.(*example.com/shop/inventory.Stock).Add(*example.com/shop/inventory.Stock, string, int) (error)", A: []int{7}, B: []int{3}},
+		{Op: ops["checkout.NewCart"], Constructor: true, A: []int{1}, B: []int{4}},
+		{Op: ops["inventory.NewStock"], Constructor: true, A: []int{6}, B: []int{2}},
+		{Op: ops["(*checkout.Cart).AddItem"], A: []int{5, 8}, B: []int{6}},
+		{Op: ops["(*inventory.Stock).Add"], A: []int{7}, B: []int{3}},
 	}, recombine.Match(a, b))
-	assert.Equal(t, "example.com/shop/pricing.NewEngine(...example.com/shop/pricing.Rule) (*example.com/shop/pricing.Engine)", recombine.Signature(s.ops["pricing.NewEngine"]))
+	for name, want := range map[string]string{
+		"checkout.NewCart":         "example.com/shop/checkout.NewCart(string) (*example.com/shop/checkout.Cart, error)",
+		"inventory.NewStock":       "example.com/shop/inventory.NewStock() (*example.com/shop/inventory.Stock)",
+		"(*checkout.Cart).AddItem": "example.com/shop/checkout.(*example.com/shop/checkout.Cart).AddItem(*example.com/shop/checkout.Cart, string, int, int64) (error)",
+		"pricing.NewEngine":        "example.com/shop/pricing.NewEngine(...example.com/shop/pricing.Rule) (*example.com/shop/pricing.Engine)",
+	} {
+		assert.Equal(t, want, recombine.Signature(ops[name]), name)
+	}
 	assert.Empty(t, recombine.Match(a, s.test(s.stmt("lit string", "x"))))
+
+	// Two ops with one signature match; methods of one name on two types
+	// do not.
+	twin := *ops["checkout.NewCart"]
+	c := s.test(s.stmt("lit string", "GBP"), testcase.Stmt{Op: &twin, Args: []testcase.Ref{{Stmt: 0}}})
+	assert.Equal(t, []recombine.Pair{{Op: ops["checkout.NewCart"], Constructor: true, A: []int{1}, B: []int{1}}}, recombine.Match(a, c))
+	d := s.test(
+		s.stmt("{} pricing.BuyXGetY", nil, -1, -1, -1),
+		s.stmt("{} pricing.Line", nil, -1, -1, -1),
+		s.stmt("(pricing.BuyXGetY).Apply", nil, 0, 1),
+	)
+	e := s.test(
+		s.stmt("{} pricing.PercentOff", nil, -1, -1),
+		s.stmt("{} pricing.Line", nil, -1, -1, -1),
+		s.stmt("(pricing.PercentOff).Apply", nil, 0, 1),
+	)
+	assert.Empty(t, recombine.Match(d, e))
 }
 
 // Instantiations of a generic function, and a method on a value and on a
@@ -329,9 +354,9 @@ func TestMatchGenericsAndReceivers(t *testing.T) {
 		s.stmt("slice []int", nil),
 		s.stmt("caller.Largest[int]", nil, 4),
 	)
-	assert.Equal(t, []recombine.Pair{
-		{Signature: "example.com/constructs/caller.Largest[int]([]int) (int, bool)", A: []int{1}, B: []int{5}},
-	}, recombine.Match(a, b))
+	assert.Equal(t, []recombine.Pair{{Op: s.ops["caller.Largest[int]"], A: []int{1}, B: []int{5}}}, recombine.Match(a, b))
+	assert.Equal(t, "example.com/constructs/caller.Largest[int]([]int) (int, bool)", recombine.Signature(s.ops["caller.Largest[int]"]))
+	assert.NotEqual(t, recombine.Signature(s.ops["caller.Largest[int]"]), recombine.Signature(s.ops["caller.Largest[string]"]))
 	assert.NotEqual(t, recombine.Signature(s.ops["(callee.Engine).Rating"]), recombine.Signature(s.ops["(*callee.Engine).Rating"]))
 	assert.False(t, recombine.IsConstructor(s.ops["caller.Largest[int]"]), "generic")
 	assert.False(t, recombine.IsConstructor(s.ops["caller.Greeting"]), "a basic result")
@@ -387,4 +412,29 @@ func TestArgumentsRecombineOnlyLiteralsOfOneType(t *testing.T) {
 	recombine.Arguments(rand.New(rand.NewSource(1)), a, b)
 	assert.Equal(t, int64(1), a.Stmts[0].Value)
 	assert.Equal(t, "x", b.Stmts[0].Value)
+}
+
+// SameSignature, which compares types, agrees with the equality of the
+// written signatures on every pair of call ops of the fixtures' clusters;
+// and no two ops of a cluster share a signature.
+func TestSameSignatureAgreesWithSignature(t *testing.T) {
+	for _, f := range [][3]string{{"shop", "./checkout", "./pricing"}, {"constructs", "./caller", "./callee"}, {"cpubound", "./calc", "./lexer"}} {
+		s := newBuilder(t, f[0], f[1], f[2])
+		var calls []*testcase.Op
+		for _, op := range s.ops {
+			if op.Kind == testcase.OpCall {
+				calls = append(calls, op)
+			}
+		}
+		require.NotEmpty(t, calls)
+		for _, x := range calls {
+			for _, y := range calls {
+				same := recombine.Signature(x) == recombine.Signature(y)
+				assert.Equal(t, same, recombine.SameSignature(x, y), "%s / %s", x.Name, y.Name)
+				assert.Equal(t, x == y, same, "%s / %s", x.Name, y.Name)
+			}
+			twin := *x
+			assert.True(t, recombine.SameSignature(x, &twin), x.Name)
+		}
+	}
 }
