@@ -142,6 +142,29 @@ func (g *generator) addFiles(pkg *ccfg.Package) error {
 	return nil
 }
 
+// keep leaves out the mutants sel rejects: they keep their IDs (and their
+// places in their sites) but are not rendered, checked or run.
+func (g *generator) keep(sel func(*Mutant) bool) {
+	kept := g.mutants[:0]
+	for _, m := range g.mutants {
+		if sel(m) {
+			kept = append(kept, m)
+		} else {
+			m.left = true
+		}
+	}
+	g.mutants = kept
+}
+
+// sources returns the files of R and E for reports.
+func (g *generator) sources() []*Source {
+	var out []*Source
+	for _, f := range g.files {
+		out = append(out, &Source{Rel: f.rel, Package: f.pkg.Path, Text: string(f.src)})
+	}
+	return out
+}
+
 // fileOf returns the file containing pos, or nil for a test file.
 func (g *generator) fileOf(pos token.Pos) *srcFile { return g.byTF[g.a.Prog.Fset.File(pos)] }
 

@@ -76,6 +76,8 @@ type Mutant struct {
 
 	site    *site
 	variant int
+	// left is set for a mutant that Config.Select left out of the run.
+	left bool
 	// detectedBy tells which test groups detect the mutant (--compare).
 	detectedBy map[string]bool
 }

@@ -259,6 +259,38 @@ func TestCompare(t *testing.T) {
 	assert.Empty(t, fstree.Diff(before, fixture.Snapshot(t, dir)), "the module changed")
 }
 
+// Select keeps the chosen mutants with the IDs of a run of all of them,
+// and with none chosen, Run builds and runs nothing.
+func TestSelect(t *testing.T) {
+	dir := fixture.Copy(t, "mutants")
+	before := fixture.Snapshot(t, dir)
+	all, err := newGenerator(analyze(t, dir, "./app", "./store"), groupOperators(InterfaceGroup))
+	require.NoError(t, err)
+	var wantIDs []int
+	for _, m := range all.mutants {
+		if m.Rel == "store/store.go" && m.Line == 35 {
+			wantIDs = append(wantIDs, m.ID)
+		}
+	}
+	require.Len(t, wantIDs, 2)
+
+	res := runFixture(t, dir, Config{Select: func(m *Mutant) bool { return m.Rel == "store/store.go" && m.Line == 35 }})
+	var ids []int
+	for _, m := range res.Mutants {
+		ids = append(ids, m.ID)
+		assert.Equal(t, Killed, m.Status, m.Pos())
+		assert.Equal(t, []string{"example.com/mutants/app.TestAddCount"}, m.KilledBy)
+	}
+	assert.Equal(t, wantIDs, ids)
+	assert.Equal(t, 1.0, res.Score())
+
+	none := runFixture(t, dir, Config{Select: func(*Mutant) bool { return false }})
+	assert.Empty(t, none.Mutants)
+	assert.Empty(t, none.Tests, "no baseline ran")
+	assert.Zero(t, none.Timing.Build)
+	assert.Empty(t, fstree.Diff(before, fixture.Snapshot(t, dir)), "the module changed")
+}
+
 func TestBaselineMustPass(t *testing.T) {
 	dir := fixture.Copy(t, "mutants")
 	path := filepath.Join(dir, "app", "app_test.go")

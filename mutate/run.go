@@ -58,6 +58,11 @@ type Config struct {
 	Naive bool
 	// Progress, if set, is called as mutants finish.
 	Progress func(phase string, done, total int)
+	// Select, if set, chooses the mutants of the run: those it rejects
+	// are neither compiled nor run, and the result leaves them out. The
+	// chosen ones keep the IDs they have in a run of all mutants. When
+	// Select chooses none, Run builds and runs nothing.
+	Select func(*Mutant) bool
 }
 
 // Result is the outcome of a mutation run.
@@ -196,6 +201,16 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Select != nil {
+		gen.keep(cfg.Select)
+		if len(gen.mutants) == 0 {
+			res.Mutants = []*Mutant{}
+			res.Sources = gen.sources()
+			res.Timing.Generate = time.Since(start)
+			res.Timing.Total = res.Timing.Generate
+			return res, nil
+		}
+	}
 	ws, err := probe.NewWorkspace(a.Prog)
 	if err != nil {
 		return nil, err
@@ -222,9 +237,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 	}
 	res.Mutants = gen.mutants
-	for _, f := range gen.files {
-		res.Sources = append(res.Sources, &Source{Rel: f.rel, Package: f.pkg.Path, Text: string(f.src)})
-	}
+	res.Sources = gen.sources()
 	res.Timing.Generate = time.Since(start)
 
 	if err := r.prepareTests(); err != nil {

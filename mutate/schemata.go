@@ -31,9 +31,9 @@ type rendered struct {
 // out is not rendered.
 type selection func(*Mutant) int
 
-// schemata renders every viable mutant.
+// schemata renders every viable mutant of the run.
 func schemata(m *Mutant) int {
-	if m.site.disabled {
+	if m.site.disabled || m.left {
 		return -1
 	}
 	return m.ID
