@@ -199,3 +199,30 @@ func TestControlling(t *testing.T) {
 		assert.Equal(t, []string{tc.want}, ids(a.Controlling(n)), tc.node)
 	}
 }
+
+// goalIDs names the goals of an analysis as site, caller target, callee
+// target.
+func goalIDs(a *couple.Analysis) []string {
+	out := []string{}
+	for _, g := range a.Goals {
+		out = append(out, a.Prog.Pos(g.Site.Pos)+" "+g.R.ID()+" "+g.E.ID())
+	}
+	return out
+}
+
+// AllPairs hands out each pair's analysis: the goals that Analyze finds
+// for the pair in the same program.
+func TestAllPairsAnalysis(t *testing.T) {
+	dir := fixture.Copy(t, "shop")
+	prog, err := ccfg.Load(ccfg.LoadConfig{Dir: dir, Patterns: []string{"./..."}})
+	require.NoError(t, err)
+	pairs := couple.AllPairs(prog, prog.Packages)
+	require.NotEmpty(t, pairs)
+	for _, p := range pairs {
+		require.NotNil(t, p.Analysis)
+		assert.Len(t, p.Analysis.Goals, p.CoupledBranches)
+		a, err := couple.Analyze(prog, p.Caller.Pkg.Path, p.Callee.Pkg.Path)
+		require.NoError(t, err)
+		assert.Equal(t, goalIDs(a), goalIDs(p.Analysis), "%s -> %s", p.Caller.Pkg.Path, p.Callee.Pkg.Path)
+	}
+}

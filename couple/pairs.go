@@ -18,6 +18,8 @@ type Pair struct {
 	// Trivial is true when R or E has no branches at all (complexity equal
 	// to its function count): such pairs have nothing to integrate.
 	Trivial bool
+	// Analysis is the pair's full analysis, from which the counts come.
+	Analysis *Analysis
 }
 
 // AllPairs analyses every ordered pair (R, E) where R is one of callers and
@@ -43,6 +45,7 @@ func AllPairs(prog *ccfg.Program, callers []*ccfg.Package) []Pair {
 				CallerComplexity: Complexity(r), CalleeComplexity: Complexity(e),
 				CallerFuncs: len(r.Funcs), CalleeFuncs: len(e.Funcs),
 				CoupledBranches: len(a.Goals),
+				Analysis:        a,
 			}
 			p.Trivial = p.CallerComplexity == p.CallerFuncs || p.CalleeComplexity == p.CalleeFuncs
 			out = append(out, p)
