@@ -26,8 +26,9 @@ type stage []string
 
 // pipeline is cling's pipeline order, first stage first. Data flows down
 // this list: analysis, objectives, probes, test cases, the executor and
-// emission, the search, the main job, the commands. docs/architecture.md
-// draws it; a new package is placed here before it can be imported.
+// emission, the search, the main job, the pre-merge gate, the commands.
+// docs/architecture.md draws it; a new package is placed here before it
+// can be imported.
 func pipeline() []stage {
 	return []stage{
 		// The runtimes are copied into the code under test (probe/rt into
@@ -44,6 +45,8 @@ func pipeline() []stage {
 		{"emit/...", "harness/...", "repair/...", "recombine/..."},
 		{"mosa/..."},
 		{"gen/..."},
+		// The pre-merge gate joins the pipeline and the mutation branch.
+		{"gate/..."},
 		// The commands may import every package, the branch's included.
 		{"cmd/...", "bench/..."},
 	}
@@ -51,16 +54,17 @@ func pipeline() []stage {
 
 // branch is a chain of stages beside the pipeline: it may import the
 // pipeline up to and including the stage of the unit base, and only the
-// pipeline's last stage (the commands) may import it.
+// pipeline's stages from that of the unit join on may import it.
 type branch struct {
-	base   string
-	stages []stage
+	base, join string
+	stages     []stage
 }
 
 // branches are the chains beside the pipeline: mutation analysis, which
-// uses the analysis and the probes but no test generation.
+// uses the analysis and the probes but no test generation, and which the
+// gate and the commands use.
 func branches() []branch {
-	return []branch{{base: "probe/...", stages: []stage{{"mutate/..."}, {"mutate/report/..."}}}}
+	return []branch{{base: "probe/...", join: "gate/...", stages: []stage{{"mutate/..."}, {"mutate/report/..."}}}}
 }
 
 // place is where a unit sits: the chain (-1 for the pipeline, else the
@@ -74,12 +78,12 @@ type place struct {
 // order is the pipeline and its branches, ready for lookups.
 type order struct {
 	places []place
-	last   int   // index of the pipeline's last stage
 	bases  []int // per branch, the pipeline stage of its base
+	joins  []int // per branch, the first pipeline stage that may import it
 }
 
 func newOrder(pipe []stage, brs []branch) (*order, error) {
-	o := &order{last: len(pipe) - 1}
+	o := &order{}
 	stageOf := map[string]int{}
 	for i, st := range pipe {
 		for _, u := range st {
@@ -92,7 +96,15 @@ func newOrder(pipe []stage, brs []branch) (*order, error) {
 		if !ok {
 			return nil, fmt.Errorf("branch base %s is not a unit of the pipeline", br.base)
 		}
+		join, ok := stageOf[br.join]
+		if !ok {
+			return nil, fmt.Errorf("branch join %s is not a unit of the pipeline", br.join)
+		}
+		if join <= base {
+			return nil, fmt.Errorf("branch join %s does not come after its base %s", br.join, br.base)
+		}
 		o.bases = append(o.bases, base)
+		o.joins = append(o.joins, join)
 		for i, st := range br.stages {
 			for _, u := range st {
 				o.places = append(o.places, place{unit: u, chain: b, stage: i})
@@ -129,7 +141,7 @@ func (o *order) allowed(from, to place) bool {
 	case from.chain < 0 && to.chain < 0:
 		return to.stage < from.stage
 	case from.chain < 0:
-		return from.stage == o.last
+		return from.stage >= o.joins[to.chain]
 	case to.chain < 0:
 		return to.stage <= o.bases[from.chain]
 	default:
@@ -171,7 +183,7 @@ func violations(o *order, pkgs []listed) []string {
 func (o *order) why(from, to place) string {
 	switch {
 	case from.chain < 0 && to.chain >= 0:
-		return fmt.Sprintf("%s is beside the pipeline, only the commands may import it", to.unit)
+		return fmt.Sprintf("%s is beside the pipeline, only stages from %s on may import it", to.unit, o.joinUnit(to.chain))
 	case from.chain >= 0 && to.chain < 0:
 		return fmt.Sprintf("%s comes after the branch's base in the pipeline", to.unit)
 	case from.chain != to.chain:
@@ -181,6 +193,17 @@ func (o *order) why(from, to place) string {
 	default:
 		return fmt.Sprintf("%s comes later in the pipeline than %s", to.unit, from.unit)
 	}
+}
+
+// joinUnit names the first unit of the stage where branch b joins the
+// pipeline.
+func (o *order) joinUnit(b int) string {
+	for _, p := range o.places {
+		if p.chain < 0 && p.stage == o.joins[b] {
+			return p.unit
+		}
+	}
+	return ""
 }
 
 // listModule runs `go list -json ./...` in the module and returns its
@@ -242,8 +265,8 @@ func TestModuleFollowsPipelineOrder(t *testing.T) {
 }
 
 func TestViolations(t *testing.T) {
-	pipe := []stage{{"rt"}, {"internal/..."}, {"a/..."}, {"b/...", "c"}, {"d"}, {"cmd/..."}}
-	brs := []branch{{base: "b/...", stages: []stage{{"m/..."}, {"m/report"}}}}
+	pipe := []stage{{"rt"}, {"internal/..."}, {"a/..."}, {"b/...", "c"}, {"d"}, {"top"}, {"cmd/..."}}
+	brs := []branch{{base: "b/...", join: "top", stages: []stage{{"m/..."}, {"m/report"}}}}
 	o, err := newOrder(pipe, brs)
 	require.NoError(t, err)
 	tests := []struct {
@@ -268,8 +291,11 @@ func TestViolations(t *testing.T) {
 		{"the branch backwards", []listed{{"m", []string{"m/report"}}},
 			[]string{"m imports m/report: m/report comes later in the pipeline than m/..."}},
 		{"the pipeline imports the branch", []listed{{"d", []string{"m"}}},
-			[]string{"d imports m: m/... is beside the pipeline, only the commands may import it"}},
-		{"the commands import everything", []listed{{"cmd/tool", []string{"m/report", "d", "rt", "cmd/lib"}}}, nil},
+			[]string{"d imports m: m/... is beside the pipeline, only stages from top on may import it"}},
+		{"the join imports the branch and the pipeline", []listed{{"top", []string{"m/report", "m", "d"}}}, nil},
+		{"the branch imports the join", []listed{{"m", []string{"top"}}},
+			[]string{"m imports top: top comes after the branch's base in the pipeline"}},
+		{"the commands import everything", []listed{{"cmd/tool", []string{"m/report", "top", "d", "rt", "cmd/lib"}}}, nil},
 		{"an unplaced package", []listed{{"e", nil}, {"d", []string{"e"}}},
 			[]string{"e has no place in the pipeline order: add it to pipeline() or branches()"}},
 	}
@@ -280,7 +306,17 @@ func TestViolations(t *testing.T) {
 	}
 }
 
-func TestBranchBaseMustBeInPipeline(t *testing.T) {
-	_, err := newOrder([]stage{{"a"}}, []branch{{base: "z"}})
-	assert.EqualError(t, err, "branch base z is not a unit of the pipeline")
+func TestBranchMustSitInPipeline(t *testing.T) {
+	pipe := []stage{{"a"}, {"b"}}
+	for _, tc := range []struct {
+		br   branch
+		want string
+	}{
+		{branch{base: "z", join: "b"}, "branch base z is not a unit of the pipeline"},
+		{branch{base: "a", join: "z"}, "branch join z is not a unit of the pipeline"},
+		{branch{base: "b", join: "a"}, "branch join a does not come after its base b"},
+	} {
+		_, err := newOrder(pipe, []branch{tc.br})
+		assert.EqualError(t, err, tc.want)
+	}
 }
