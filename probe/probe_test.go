@@ -121,6 +121,7 @@ func TestNoTests(t *testing.T) {
 	var te *probe.TestError
 	require.ErrorAs(t, err, &te)
 	assert.Equal(t, "no tests to run in example.com/personcar/person", te.Msg)
+	assert.True(t, te.NoTests)
 }
 
 // testResults runs go test -json and returns test name -> pass/fail.

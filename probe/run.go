@@ -40,8 +40,11 @@ type TestRun struct {
 }
 
 // TestError is a test run that could not measure anything: the packages
-// have no tests, or the instrumented build failed.
-type TestError struct{ Msg string }
+// have no tests (NoTests), or the instrumented build failed.
+type TestError struct {
+	Msg     string
+	NoTests bool
+}
 
 func (e *TestError) Error() string { return e.Msg }
 
@@ -63,7 +66,7 @@ func (s *Session) RunTests(ctx context.Context, opts TestOptions) (*TestRun, err
 		for _, p := range opts.Packages {
 			names = append(names, p.Path)
 		}
-		return nil, &TestError{Msg: fmt.Sprintf("no tests to run in %s", strings.Join(names, " "))}
+		return nil, &TestError{Msg: fmt.Sprintf("no tests to run in %s", strings.Join(names, " ")), NoTests: true}
 	}
 	overlay, err := s.WS.OverlayFile()
 	if err != nil {
