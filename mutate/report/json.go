@@ -57,6 +57,18 @@ type Naive struct {
 	Mismatches []mutate.Mismatch `json:"mismatches"`
 }
 
+// NewMutant is the JSON form of one mutant.
+func NewMutant(m *mutate.Mutant) Mutant {
+	kb := m.KilledBy
+	if kb == nil {
+		kb = []string{}
+	}
+	return Mutant{
+		ID: m.ID, Operator: m.Operator, Pos: m.Pos(), Description: m.Description,
+		Status: m.Status, KilledBy: kb, Tests: len(m.Tests), Reason: m.Reason,
+	}
+}
+
 // NewJSON builds the JSON report of a run. Timings are left out unless
 // withTiming, so that the same input gives the same report.
 func NewJSON(res *mutate.Result, withTiming bool) *JSON {
@@ -69,14 +81,7 @@ func NewJSON(res *mutate.Result, withTiming bool) *JSON {
 	}
 	for _, m := range res.Mutants {
 		rep.Counts[m.Status]++
-		kb := m.KilledBy
-		if kb == nil {
-			kb = []string{}
-		}
-		rep.Mutants = append(rep.Mutants, Mutant{
-			ID: m.ID, Operator: m.Operator, Pos: m.Pos(), Description: m.Description,
-			Status: m.Status, KilledBy: kb, Tests: len(m.Tests), Reason: m.Reason,
-		})
+		rep.Mutants = append(rep.Mutants, NewMutant(m))
 	}
 	if c := res.Compare; c != nil {
 		tests := c.Tests
