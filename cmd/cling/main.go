@@ -8,6 +8,7 @@
 //	cling cbc     --caller R --callee E        measure the coupled-branch coverage of a test suite
 //	cling gen     --caller R --callee E        generate integration tests for a pair
 //	cling mutate  --caller R --callee E        interface mutation analysis of a test suite
+//	cling ci      [PATTERN...] [--base REF]    a pre-merge gate on the pairs a change affects
 //
 // Run `cling help COMMAND` for the flags of each command.
 package main
@@ -159,7 +160,8 @@ pairs (r, e) where r is a branch of R that leads unavoidably to a call site s
 into E, and e is a branch of E reachable from what s calls. It measures how
 many of them a test suite covers (cbc), generates tests that cover them (gen),
 and checks with interface mutants whether a suite would catch faults at the
-R-E interface (mutate).
+R-E interface (mutate). As a pre-merge gate (ci), it judges what the tests do
+at the interfaces a change touches.
 
 Packages are named by import path or by a path relative to the current
 directory (./parser); --dir changes that directory, like go -C.
@@ -181,6 +183,7 @@ internal error.`,
 			cbcCommand(),
 			genCommand(),
 			mutateCommand(),
+			ciCommand(),
 		},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return &usageError{msg: err.Error()}

@@ -48,8 +48,18 @@ type result struct {
 // runCling runs the cling binary in dir.
 func runCling(t *testing.T, dir string, args ...string) result {
 	t.Helper()
+	return runClingEnv(t, dir, nil, args...)
+}
+
+// runClingEnv runs the cling binary in dir with env added to the
+// environment.
+func runClingEnv(t *testing.T, dir string, env []string, args ...string) result {
+	t.Helper()
 	cmd := exec.Command(clingBin, args...)
 	cmd.Dir = dir
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
