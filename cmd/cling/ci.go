@@ -62,7 +62,7 @@ annotations, and a Markdown report is appended to $GITHUB_STEP_SUMMARY.
 			&cli.DurationFlag{Name: "budget", Usage: "bound the whole run to `D`; pairs beyond it are skipped"},
 			&cli.Int64Flag{Name: "seed", Value: gen.DefaultConfig().Seed, Usage: "random `SEED` of --gen"},
 			&cli.IntFlag{Name: "workers", Aliases: []string{"j"}, DefaultText: "number of CPUs", Usage: "evaluate mutants and run generated tests in `N` processes"},
-			&cli.StringSliceFlag{Name: "operators", Aliases: []string{"o"}, Usage: "mutation operators, as for cling mutate (default interface)"},
+			&cli.StringSliceFlag{Name: "operators", Aliases: []string{"o"}, Usage: "mutation operators `NAMES`, as for cling mutate (default: interface)"},
 			&cli.IntFlag{Name: "max-annotations", Value: 20, Usage: "in GitHub Actions, annotate at most `N` lines"},
 			&cli.StringFlag{Name: "sarif", Usage: "write the findings as SARIF 2.1.0 to `FILE`"},
 			&cli.BoolFlag{Name: "json", Usage: "write the report as JSON to stdout"},
