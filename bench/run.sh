@@ -214,6 +214,15 @@ EOF
 		CLING=$CLING BENCH_RUNS=$RUNS BENCH_WORK=$WORK "$ROOT/bench/mutate/run.sh"
 	fi
 
+	# The pre-merge gate against go test on a change of expr's lexer.
+	if [ -x "$ROOT/bench/ci/run.sh" ]; then
+		log "running bench/ci/run.sh"
+		echo
+		echo "## Pre-merge gate (cling ci)"
+		echo
+		CLING=$CLING BENCH_RUNS=$RUNS BENCH_WORK=$WORK/ci "$ROOT/bench/ci/run.sh"
+	fi
+
 	# The effectiveness benchmark takes about two hours; BENCH_EFFECTIVENESS=0
 	# skips it.
 	if [ "${BENCH_EFFECTIVENESS:-1}" != 0 ]; then
