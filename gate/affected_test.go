@@ -10,6 +10,7 @@ import (
 
 	"github.com/cling-go/cling/ccfg"
 	"github.com/cling-go/cling/internal/fixture"
+	"github.com/cling-go/cling/internal/fstree"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -146,4 +147,41 @@ func TestChangeDoesNotTypeCheck(t *testing.T) {
 	require.True(t, ccfg.IsLoadError(err), "%v", err)
 	assert.Contains(t, err.Error(), "package example.com/shop/pricing has errors: ")
 	assert.Contains(t, err.Error(), "pricing/engine.go:103:18: invalid operation")
+}
+
+// Run measures the pairs of one caller at the same time, with the numbers
+// cling cbc gives each pair, and judges the whole-pair threshold.
+func TestRunMeasuresPairs(t *testing.T) {
+	dir := shopRepo(t, nil)
+	before := fixture.Snapshot(t, dir)
+	fixture.Edit(t, dir, "checkout/checkout_test.go", "func Test", "// A test.\nfunc Test")
+	var progress []string
+	rep, err := Run(context.Background(), Config{
+		Dir: dir, Base: "base", Worktree: true, Thresholds: Thresholds{MinCBC: 0.5},
+		Progress: func(msg string) { progress = append(progress, msg) },
+	})
+	require.NoError(t, err)
+	var got []string
+	for _, p := range rep.Pairs {
+		got = append(got, fmt.Sprintf("%s %v %d/%d %d", p.Callee, p.Changed, p.Covered, p.CoupledBranches, p.Tests))
+		assert.Empty(t, p.Diff)
+		assert.Empty(t, p.Mutants)
+		assert.Nil(t, p.DiffCBC)
+		assert.Nil(t, p.DiffScore)
+	}
+	assert.Equal(t, []string{
+		"example.com/shop/pricing [caller tests] 22/50 5",
+		"example.com/shop/money [caller tests] 7/18 5",
+		"example.com/shop/inventory [caller tests] 8/14 5",
+	}, got)
+	assert.Equal(t, []string{
+		"example.com/shop/checkout -> example.com/shop/pricing: CBC 44.0% is below --min-cbc 50.0%",
+		"example.com/shop/checkout -> example.com/shop/money: CBC 38.9% is below --min-cbc 50.0%",
+	}, rep.Failures)
+	assert.False(t, rep.Passed)
+	assert.Empty(t, rep.Findings)
+	assert.Len(t, progress, 3)
+	// Only the edit of the test: cling wrote nothing, git's index included.
+	diff := fstree.Diff(before, fixture.Snapshot(t, dir))
+	assert.Equal(t, []string{"checkout/checkout_test.go"}, diff)
 }

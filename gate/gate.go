@@ -62,7 +62,8 @@ type Config struct {
 	Gen time.Duration
 	// GenConfig configures those runs; its Budget is set per pair.
 	GenConfig gen.Config
-	// Progress, if set, hears what the gate is doing, one line at a time.
+	// Progress, if set, hears what the gate is doing, one line at a time;
+	// it is never called by two goroutines at once.
 	Progress func(msg string)
 }
 
@@ -93,6 +94,7 @@ type run struct {
 	prog    *ccfg.Program
 	realMu  sync.Mutex
 	real    map[string]string // directory -> the same with links resolved
+	progMu  sync.Mutex
 	rep     *Report
 	// budget is the context of the whole run, with its deadline; parent
 	// is the caller's context, whose end means an interruption.
@@ -230,6 +232,8 @@ func (r *run) repoRel(file string) string {
 // progress tells the caller what the gate does.
 func (r *run) progress(format string, args ...any) {
 	if r.cfg.Progress != nil {
+		r.progMu.Lock()
+		defer r.progMu.Unlock()
 		r.cfg.Progress(fmt.Sprintf(format, args...))
 	}
 }

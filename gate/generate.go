@@ -38,11 +38,14 @@ func (r *run) generate(pairs []*pair) error {
 		}
 		r.progress("generating tests for %s (%s)", p.name(), share.Round(time.Second))
 		if err := r.generatePair(p, share); err != nil {
-			if r.overBudget(err) {
+			switch {
+			case !r.overBudget(err):
+				return err
+			case p.gen.TestFile == "":
 				p.gen = &GenReport{AddedMutants: []int{}, Skipped: r.budgetReason()}
-				continue
+			default:
+				p.gen.Error = "the mutants were not evaluated with the generated tests: " + r.budgetReason()
 			}
-			return err
 		}
 	}
 	return nil
@@ -56,6 +59,9 @@ func (r *run) generatePair(p *pair, budget time.Duration) error {
 	cfg.Workers = r.cfg.Workers
 	p.gen.BudgetSeconds = budget.Seconds()
 	res, err := gen.Run(r.budget, p.a, cfg)
+	if r.budget.Err() != nil {
+		return r.budget.Err()
+	}
 	var ge *gen.Error
 	if errors.As(err, &ge) {
 		p.gen.Error = ge.Msg
@@ -88,6 +94,9 @@ func (r *run) generatePair(p *pair, budget time.Duration) error {
 		Select:    func(m *mutate.Mutant) bool { return missed[m.ID] },
 		Compare:   res.TestFile,
 	})
+	if r.budget.Err() != nil {
+		return r.budget.Err()
+	}
 	var nt *mutate.NoTestsError
 	var be *mutate.BaselineError
 	switch {

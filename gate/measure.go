@@ -54,6 +54,11 @@ func (r *run) measure(p *pair) error {
 	if err == nil {
 		err = r.measureMutants(p)
 	}
+	if err == nil && r.budget.Err() != nil {
+		// Tests killed when the budget ran out fail, or leave a baseline
+		// that fails: nothing measured counts.
+		err = r.budget.Err()
+	}
 	if err != nil {
 		if r.overBudget(err) {
 			p.skip(r.budgetReason())
@@ -88,6 +93,9 @@ func (r *run) measureCoverage(p *pair) error {
 		Packages: []probe.TestPackage{{Path: a.Caller.Pkg.Path, Dir: a.Caller.Pkg.Dir}},
 		Tags:     r.cfg.Tags,
 	})
+	if r.budget.Err() != nil {
+		return r.budget.Err()
+	}
 	var te *probe.TestError
 	switch {
 	case errors.As(err, &te) && te.NoTests:
@@ -95,9 +103,6 @@ func (r *run) measureCoverage(p *pair) error {
 		p.notes = append(p.notes, te.Msg)
 		return nil
 	case errors.As(err, &te):
-		if r.budget.Err() != nil {
-			return r.budget.Err()
-		}
 		return &Error{Msg: fmt.Sprintf("%s: %s", p.name(), te.Msg)}
 	case err != nil:
 		return err
@@ -125,6 +130,9 @@ func (r *run) measureMutants(p *pair) error {
 		cfg.Select = nil
 	}
 	res, err := mutate.Run(r.budget, cfg)
+	if r.budget.Err() != nil {
+		return r.budget.Err()
+	}
 	var nt *mutate.NoTestsError
 	var be *mutate.BaselineError
 	switch {
