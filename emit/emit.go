@@ -10,12 +10,15 @@ package emit
 import (
 	"bytes"
 	"fmt"
+	"go/ast"
 	"go/format"
+	"go/parser"
 	"go/token"
 	"go/types"
 	"go/version"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -64,6 +67,37 @@ type Options struct {
 
 // File renders tests as a gofmt'd Go test file.
 func File(c *testcase.Cluster, tests []Test, opts Options) ([]byte, error) {
+	r, err := Render(c, tests, opts)
+	return r.Src, err
+}
+
+// Rendered is an emitted test file and where its assertions are.
+type Rendered struct {
+	// Src is the gofmt'd file.
+	Src []byte
+	// Assertions are the file's assertions, test by test, in the order
+	// they appear.
+	Assertions []Assertion
+}
+
+// Assertion is one assertion of an emitted file: a statement that checks
+// an observation, or that a statement panics.
+type Assertion struct {
+	// Test is the index of the test it belongs to, in the tests rendered.
+	Test int
+	// From and To are the first and last line of the statement in Src.
+	From, To int
+	// Observation is what it asserts, unless Panic is set: then it asserts
+	// that the test's PanicStmt panics (with the outcome's panic text, if
+	// the outcome has one).
+	Observation testcase.Observation
+	Panic       bool
+}
+
+// Render renders tests as a gofmt'd Go test file, as File does, and tells
+// where each assertion is in it. When the source cannot be formatted,
+// Src is the unformatted source, and the error says why.
+func Render(c *testcase.Cluster, tests []Test, opts Options) (*Rendered, error) {
 	im := newImports(c.Caller.Types, opts.Declared)
 	im.noAny = opts.GoVersion != "" && version.Compare(opts.GoVersion, "go1.18") < 0
 	helper := "mustPanic"
@@ -71,8 +105,9 @@ func File(c *testcase.Cluster, tests []Test, opts Options) ([]byte, error) {
 		helper = fmt.Sprintf("mustPanic%d", n)
 	}
 	var body bytes.Buffer
+	var marks []mark
 	needsPanicHelper := false
-	for _, et := range tests {
+	for i, et := range tests {
 		e := &testEmitter{c: c, im: im, t: et.Test, out: et.Outcome, dialect: opts.Dialect, maxEnd: opts.MaxEndAsserts, panicHelper: helper}
 		code, usesHelper := e.emit()
 		needsPanicHelper = needsPanicHelper || usesHelper
@@ -81,7 +116,12 @@ func File(c *testcase.Cluster, tests []Test, opts Options) ([]byte, error) {
 				fmt.Fprintf(&body, "// %s\n", line)
 			}
 		}
-		fmt.Fprintf(&body, "func %s(t *testing.T) {\n%s}\n\n", et.Name, code)
+		fmt.Fprintf(&body, "func %s(t *testing.T) {\n", et.Name)
+		for _, m := range e.marks {
+			m.test, m.offset = i, m.offset+body.Len()
+			marks = append(marks, m)
+		}
+		fmt.Fprintf(&body, "%s}\n\n", code)
 	}
 	if needsPanicHelper {
 		body.WriteString(strings.ReplaceAll(panicHelper, "mustPanic", helper))
@@ -104,12 +144,72 @@ func File(c *testcase.Cluster, tests []Test, opts Options) ([]byte, error) {
 		}
 	}
 	im.write(&file)
+	for i := range marks {
+		marks[i].offset += file.Len()
+	}
 	file.Write(body.Bytes())
 	src, err := format.Source(file.Bytes())
 	if err != nil {
-		return file.Bytes(), fmt.Errorf("formatting generated tests: %w", err)
+		return &Rendered{Src: file.Bytes()}, fmt.Errorf("formatting generated tests: %w", err)
 	}
-	return src, nil
+	assertions, err := placeAssertions(file.Bytes(), src, tests, marks)
+	if err != nil {
+		return &Rendered{Src: src}, err
+	}
+	return &Rendered{Src: src, Assertions: assertions}, nil
+}
+
+// mark is where the emitter wrote an assertion: its test and its offset
+// in the unformatted file (at the indentation of its first line).
+type mark struct {
+	test, offset int
+	obs          testcase.Observation
+	panic        bool
+}
+
+// placeAssertions finds the lines of the marked assertions in the
+// formatted file. Each assertion is one statement of its test function's
+// body, and formatting keeps the statements in order, so the statement
+// that starts at a mark's offset in the unformatted file is the statement
+// of the same index in the formatted one.
+func placeAssertions(unformatted, formatted []byte, tests []Test, marks []mark) ([]Assertion, error) {
+	before, _, err := testBodies(unformatted)
+	if err != nil {
+		return nil, err
+	}
+	after, fset, err := testBodies(formatted)
+	if err != nil {
+		return nil, err
+	}
+	var out []Assertion
+	for _, m := range marks {
+		name := tests[m.test].Name
+		start := m.offset + len(unformatted[m.offset:]) - len(bytes.TrimLeft(unformatted[m.offset:], " \t"))
+		k := slices.IndexFunc(before[name], func(s ast.Stmt) bool { return int(s.Pos())-1 == start })
+		if k < 0 || k >= len(after[name]) {
+			return nil, fmt.Errorf("internal error: no statement of %s at an assertion", name)
+		}
+		s := after[name][k]
+		out = append(out, Assertion{Test: m.test, From: fset.Position(s.Pos()).Line, To: fset.Position(s.End()).Line, Observation: m.obs, Panic: m.panic})
+	}
+	return out, nil
+}
+
+// testBodies parses a file and returns the statements of each function's
+// body, by name. A file's base is 1, so a position is its offset plus 1.
+func testBodies(src []byte) (map[string][]ast.Stmt, *token.FileSet, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, nil, fmt.Errorf("parsing generated tests: %w", err)
+	}
+	bodies := map[string][]ast.Stmt{}
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+			bodies[fd.Name.Name] = fd.Body.List
+		}
+	}
+	return bodies, fset, nil
 }
 
 // wrap breaks text into lines of at most width columns, keeping its line
@@ -238,6 +338,8 @@ type testEmitter struct {
 	// may refer to: variables must not shadow them.
 	pkgNames map[string]bool
 	b        strings.Builder
+	// marks are where the assertions start in b.
+	marks []mark
 }
 
 func (e *testEmitter) typ(t types.Type) string {
@@ -774,8 +876,14 @@ func stringLiteral(s string) string {
 	return strconv.Quote(s)
 }
 
-// assert writes one assertion.
+// assert writes one assertion, and marks where it starts.
 func (e *testEmitter) assert(o testcase.Observation) {
+	start := e.b.Len()
+	defer func() {
+		if e.b.Len() > start {
+			e.marks = append(e.marks, mark{offset: start, obs: o})
+		}
+	}()
 	target, ttype := e.target(o)
 	if ttype == nil {
 		return
@@ -930,8 +1038,10 @@ func fieldType(t types.Type, name string) types.Type {
 	return nil
 }
 
-// emitPanic writes the statement that panics, wrapped in an assertion.
+// emitPanic writes the statement that panics, wrapped in an assertion,
+// and marks where it starts.
 func (e *testEmitter) emitPanic(i int) bool {
+	e.marks = append(e.marks, mark{offset: e.b.Len(), panic: true})
 	s := e.t.Stmts[i]
 	var stmt string
 	switch s.Op.Kind {

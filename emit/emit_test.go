@@ -9,6 +9,7 @@ import (
 	"github.com/cling-go/cling/internal/fixture"
 	"github.com/cling-go/cling/internal/golden"
 	"github.com/cling-go/cling/testcase"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -96,5 +97,49 @@ func TestFileGolden(t *testing.T) {
 			require.NoError(t, err)
 			golden.File(t, tc.name, string(src))
 		})
+	}
+}
+
+// Render tells where each assertion of the file is: the lines of the
+// statement, its test and what it asserts (an observation, or the panic).
+// An observation the emitter leaves out (a result of a failed call) has
+// no assertion.
+func TestRenderPlacesAssertions(t *testing.T) {
+	c, tests := cartTests(t)
+	obs := tests[0].Outcome.Observations
+	noErr := tests[1].Outcome.Observations[0]
+	for _, tc := range []struct {
+		dialect emit.Dialect
+		want    []emit.Assertion
+	}{
+		{emit.Testify, []emit.Assertion{
+			{Test: 0, From: 17, To: 17, Observation: obs[0]},
+			{Test: 0, From: 19, To: 19, Observation: obs[1]},
+			{Test: 0, From: 21, To: 21, Observation: obs[2]},
+			{Test: 0, From: 24, To: 24, Observation: obs[3]},
+			{Test: 0, From: 25, To: 25, Observation: obs[5]},
+			{Test: 1, From: 30, To: 30, Observation: noErr},
+			{Test: 1, From: 31, To: 31, Panic: true},
+		}},
+		{emit.Std, []emit.Assertion{
+			{Test: 0, From: 15, To: 17, Observation: obs[0]},
+			{Test: 0, From: 19, To: 21, Observation: obs[1]},
+			{Test: 0, From: 23, To: 25, Observation: obs[2]},
+			{Test: 0, From: 28, To: 30, Observation: obs[3]},
+			{Test: 0, From: 31, To: 33, Observation: obs[5]},
+			{Test: 1, From: 38, To: 40, Observation: noErr},
+			{Test: 1, From: 41, To: 41, Panic: true},
+		}},
+	} {
+		opts := emit.Options{
+			Package: "checkout_test", Header: "Written by the emit tests.", Dialect: tc.dialect,
+			MaxEndAsserts: 4, GoVersion: "go1.22", Declared: map[string]bool{"mustPanic": true},
+		}
+		r, err := emit.Render(c, tests, opts)
+		require.NoError(t, err)
+		src, err := emit.File(c, tests, opts)
+		require.NoError(t, err)
+		assert.Equal(t, string(src), string(r.Src))
+		assert.Equal(t, tc.want, r.Assertions)
 	}
 }
