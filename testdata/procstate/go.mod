@@ -1,0 +1,3 @@
+module example.com/procstate
+
+go 1.22
