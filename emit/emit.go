@@ -88,10 +88,11 @@ type Assertion struct {
 	// From and To are the first and last line of the statement in Src.
 	From, To int
 	// Observation is what it asserts, unless Panic is set: then it asserts
-	// that the test's PanicStmt panics (with the outcome's panic text, if
-	// the outcome has one).
+	// that the test's PanicStmt panics, and, when PanicValue is set, with
+	// the outcome's panic text.
 	Observation testcase.Observation
 	Panic       bool
+	PanicValue  bool
 }
 
 // Render renders tests as a gofmt'd Go test file, as File does, and tells
@@ -165,6 +166,7 @@ type mark struct {
 	test, offset int
 	obs          testcase.Observation
 	panic        bool
+	panicValue   bool
 }
 
 // placeAssertions finds the lines of the marked assertions in the
@@ -190,7 +192,7 @@ func placeAssertions(unformatted, formatted []byte, tests []Test, marks []mark) 
 			return nil, fmt.Errorf("internal error: no statement of %s at an assertion", name)
 		}
 		s := after[name][k]
-		out = append(out, Assertion{Test: m.test, From: fset.Position(s.Pos()).Line, To: fset.Position(s.End()).Line, Observation: m.obs, Panic: m.panic})
+		out = append(out, Assertion{Test: m.test, From: fset.Position(s.Pos()).Line, To: fset.Position(s.End()).Line, Observation: m.obs, Panic: m.panic, PanicValue: m.panicValue})
 	}
 	return out, nil
 }
@@ -1041,7 +1043,8 @@ func fieldType(t types.Type, name string) types.Type {
 // emitPanic writes the statement that panics, wrapped in an assertion,
 // and marks where it starts.
 func (e *testEmitter) emitPanic(i int) bool {
-	e.marks = append(e.marks, mark{offset: e.b.Len(), panic: true})
+	m := mark{offset: e.b.Len(), panic: true}
+	defer func() { e.marks = append(e.marks, m) }()
 	s := e.t.Stmts[i]
 	var stmt string
 	switch s.Op.Kind {
@@ -1062,8 +1065,10 @@ func (e *testEmitter) emitPanic(i int) bool {
 	}
 	switch {
 	case e.out.PanicIsError && e.out.PanicText != "":
+		m.panicValue = true
 		fmt.Fprintf(&e.b, "\tassert.PanicsWithError(t, %s, func() { %s })\n", stringLiteral(e.out.PanicText), stmt)
 	case e.out.PanicIsText:
+		m.panicValue = true
 		fmt.Fprintf(&e.b, "\tassert.PanicsWithValue(t, %s, func() { %s })\n", stringLiteral(e.out.PanicText), stmt)
 	default:
 		fmt.Fprintf(&e.b, "\tassert.Panics(t, func() { %s })\n", stmt)

@@ -119,7 +119,7 @@ func TestRenderPlacesAssertions(t *testing.T) {
 			{Test: 0, From: 24, To: 24, Observation: obs[3]},
 			{Test: 0, From: 25, To: 25, Observation: obs[5]},
 			{Test: 1, From: 30, To: 30, Observation: noErr},
-			{Test: 1, From: 31, To: 31, Panic: true},
+			{Test: 1, From: 31, To: 31, Panic: true, PanicValue: true},
 		}},
 		{emit.Std, []emit.Assertion{
 			{Test: 0, From: 15, To: 17, Observation: obs[0]},

@@ -88,6 +88,9 @@ type Report struct {
 	// Dropped lists kept tests removed because they did not compile or
 	// did not pass every verification run.
 	Dropped []string `json:"dropped,omitempty"`
+	// DroppedAssertions counts the assertions taken out of the file's
+	// tests because the values they compare differed under go test.
+	DroppedAssertions int `json:"droppedAssertions"`
 	// Skipped lists what of R's API the cluster cannot build.
 	Skipped []string `json:"skipped,omitempty"`
 	// Unobservable lists constructs the probes cannot see.
@@ -166,6 +169,7 @@ func (j *job) report(stats *mosa.Stats) *Report {
 	// were kept for and those they cover by the way.
 	covered := map[int32]bool{}
 	for _, t := range j.final {
+		rep.DroppedAssertions += t.assertionsDropped
 		for _, g := range t.covers {
 			covered[g] = true
 			rep.Covers[t.Name] = append(rep.Covers[t.Name], int(g))

@@ -14,6 +14,8 @@ type namedTest struct {
 	emit.Test
 	goals  []int32
 	covers []int32
+	// assertionsDropped counts the assertions verification took out.
+	assertionsDropped int
 }
 
 // name names each test after the first coupled branch it covers:

@@ -18,13 +18,24 @@ import (
 	"github.com/cling-go/cling/probe"
 )
 
+// failure is how a test failed verification.
+type failure struct {
+	// lines are the lines of the file its failure messages point to, in
+	// the order they were reported.
+	lines []int
+	// broken is set when the test did not run to its end: it did not
+	// build, vet flagged it, its process died while it ran, or it failed
+	// without a message that points into the file.
+	broken bool
+}
+
 // runFile runs the emitted tests against the original (not
-// instrumented) packages and returns the names of the tests that failed,
-// did not compile, or have vet findings. The test binary is built through
-// an overlay of the output file only, and runs in a temporary copy of the
-// package directory (its files and testdata), so that nothing the tests do
-// can touch the module.
-func (j *job) runFile(ctx context.Context, src []byte, tests []namedTest) (map[string]bool, error) {
+// instrumented) packages and returns how the tests that failed, did not
+// compile, or have vet findings failed, by name. The test binary is built
+// through an overlay of the output file only, and runs in a temporary copy
+// of the package directory (its files and testdata), so that nothing the
+// tests do can touch the module.
+func (j *job) runFile(ctx context.Context, src []byte, tests []namedTest) (map[string]*failure, error) {
 	a, out := j.a, j.out
 	ws, err := probe.NewWorkspace(a.Prog)
 	if err != nil {
@@ -50,7 +61,7 @@ func (j *job) runFile(ctx context.Context, src []byte, tests []namedTest) (map[s
 		if len(blamed) == 0 {
 			return nil, &Error{Msg: "the generated tests do not build: " + firstLine(lines)}
 		}
-		return blamed, nil
+		return brokenTests(blamed), nil
 	}
 	dir := filepath.Join(ws.Dir, "pkg")
 	if err := copyPackageDir(a.Caller.Pkg.Dir, dir); err != nil {
@@ -59,30 +70,44 @@ func (j *job) runFile(ctx context.Context, src []byte, tests []namedTest) (map[s
 	// The runs are split over two processes, so that values that differ
 	// between processes fail too.
 	count := max(j.cfg.Verify, 2)
-	failed := map[string]bool{}
+	failures := map[string]*failure{}
 	for _, n := range []int{count - count/2, count / 2} {
-		f, err := j.runTests(ctx, bin, dir, tests, n)
-		if err != nil {
+		if err := j.runTests(ctx, bin, dir, tests, n, failures); err != nil {
 			return nil, err
 		}
-		for name := range f {
-			failed[name] = true
-		}
 	}
-	if len(failed) > 0 {
-		return failed, nil
+	if len(failures) > 0 {
+		return failures, nil
 	}
-	return j.vet(ctx, src, overlay)
+	vetted, err := j.vet(ctx, src, overlay)
+	if err != nil {
+		return nil, err
+	}
+	return brokenTests(vetted), nil
+}
+
+// brokenTests makes the failures of blamed tests: all broken.
+func brokenTests(blamed map[string]bool) map[string]*failure {
+	failures := map[string]*failure{}
+	for name := range blamed {
+		failures[name] = &failure{broken: true}
+	}
+	return failures
 }
 
 // runTests runs the tests n times each in one process of the test binary
-// and returns the names of those that failed. A test that ends the
-// process (a panic in a test, a fatal runtime error, the binary's
-// timeout) fails, and the tests that had not run n times yet run again in
-// a new process, so that one such test does not cost the others.
-func (j *job) runTests(ctx context.Context, bin, dir string, tests []namedTest, n int) (map[string]bool, error) {
-	failed := map[string]bool{}
+// and adds how they failed to failures. A test that ends the process (a
+// panic in a test, a fatal runtime error, the binary's timeout) is
+// broken, and the tests that had not run n times yet run again in a new
+// process, so that one such test does not cost the others.
+func (j *job) runTests(ctx context.Context, bin, dir string, tests []namedTest, n int, failures map[string]*failure) error {
 	passes := map[string]int{}
+	fail := func(name string) *failure {
+		if failures[name] == nil {
+			failures[name] = &failure{}
+		}
+		return failures[name]
+	}
 	pending := tests
 	for len(pending) > 0 {
 		var names []string
@@ -103,38 +128,62 @@ func (j *job) runTests(ctx context.Context, bin, dir string, tests []namedTest, 
 			Test2JSON: true,
 		})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		j.debug(out.Output)
 		// A test fails when it or one of its subtests reported a
 		// failure, or when it never ended: the process died while it ran.
-		broken := false
+		anyFailed := false
 		for _, t := range out.Tests {
 			if t.Fails > 0 || t.SubtestFails > 0 || t.Running {
-				failed[t.Name] = true
-				broken = true
+				f := fail(t.Name)
+				lines := failureLines(t.Output, filepath.Base(j.out))
+				f.lines = append(f.lines, lines...)
+				f.broken = f.broken || t.Running || t.SubtestFails > 0 || len(lines) == 0
+				anyFailed = true
 			}
 			passes[t.Name] += t.Passes + t.Skips
 		}
 		if out.Err == nil {
 			break
 		}
-		if !broken {
+		if !anyFailed {
 			// The process died outside any test: blame every test.
 			for _, t := range pending {
-				failed[t.Name] = true
+				fail(t.Name).broken = true
 			}
 			break
 		}
 		var again []namedTest
 		for _, t := range pending {
-			if !failed[t.Name] && passes[t.Name] < n {
+			if failures[t.Name] == nil && passes[t.Name] < n {
 				again = append(again, t)
 			}
 		}
 		pending = again
 	}
-	return failed, nil
+	return nil
+}
+
+// failureLine is how the testing package starts a message a top-level
+// test logs: four spaces, the file's base name and the line that logged
+// it. The message's further lines are indented more.
+var failureLine = regexp.MustCompile(`(?m)^ {4}([^\s:]+\.go):(\d+): `)
+
+// failureLines returns the lines of the file named base that the messages
+// of a test's output were logged at, in order; messages of other files
+// and the lines of stack traces do not count.
+func failureLines(output, base string) []int {
+	var lines []int
+	for _, m := range failureLine.FindAllStringSubmatch(output, -1) {
+		if m[1] != base {
+			continue
+		}
+		if n, err := strconv.Atoi(m[2]); err == nil {
+			lines = append(lines, n)
+		}
+	}
+	return lines
 }
 
 // copyPackageDir copies a package directory's files and its testdata tree,

@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func keys(m map[string]bool) []string {
+func keys[V any](m map[string]V) []string {
 	var out []string
 	for k := range m {
 		out = append(out, k)
@@ -21,8 +21,10 @@ func keys(m map[string]bool) []string {
 	return out
 }
 
-// A test that kills the test binary fails alone: the tests after it run in
-// a new process.
+// A test that kills the test binary fails alone, broken: the tests after
+// it run in a new process. A test that fails tells the lines of its file
+// its messages come from, each time it ran (another file's lines do not
+// count); a test that fails with no such line is broken.
 func TestRunTestsSurvivesATestThatEndsTheBinary(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
@@ -40,6 +42,20 @@ func TestC(t *testing.T) {}
 func TestD(t *testing.T) { t.Fatal("wrong") }
 
 func TestE(t *testing.T) {}
+
+func TestF(t *testing.T) {
+	t.Error("one")
+	helper(t)
+	t.Errorf("two\n    crash_test.go:1: not a message")
+}
+
+func TestG(t *testing.T) { helper(t) }
+`,
+		"helper_test.go": `package crash
+
+import "testing"
+
+func helper(t *testing.T) { t.Error("in another file") }
 `,
 	}
 	for name, text := range files {
@@ -51,13 +67,18 @@ func TestE(t *testing.T) {}
 	out, err := build.CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	var tests []namedTest
-	for _, name := range []string{"TestA", "TestB", "TestC", "TestD", "TestE"} {
+	for _, name := range []string{"TestA", "TestB", "TestC", "TestD", "TestE", "TestF", "TestG"} {
 		tests = append(tests, namedTest{Test: emit.Test{Name: name}})
 	}
-	j := &job{cfg: Config{Timeout: time.Second}}
-	failed, err := j.runTests(context.Background(), bin, dir, tests, 2)
-	require.NoError(t, err)
-	assert.ElementsMatch(t, []string{"TestB", "TestD"}, keys(failed))
+	j := &job{cfg: Config{Timeout: time.Second}, out: filepath.Join(dir, "crash_test.go")}
+	failures := map[string]*failure{}
+	require.NoError(t, j.runTests(context.Background(), bin, dir, tests, 2, failures))
+	assert.Equal(t, map[string]*failure{
+		"TestB": {broken: true},
+		"TestD": {lines: []int{11, 11}},
+		"TestF": {lines: []int{16, 18, 16, 18}},
+		"TestG": {broken: true},
+	}, failures)
 }
 
 // Errors that point into the generated file blame the test functions

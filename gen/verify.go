@@ -7,13 +7,15 @@ import (
 	"go/parser"
 	"go/token"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/cling-go/cling/emit"
+	"github.com/cling-go/cling/testcase"
 )
 
-// maxVerifyRounds bounds how often failing tests are dropped and the file
-// verified again.
+// maxVerifyRounds bounds how often failing tests are dropped (or lose
+// assertions) and the file verified again.
 const maxVerifyRounds = 6
 
 // verdict is what verify made of a set of tests.
@@ -28,33 +30,39 @@ type verdict struct {
 }
 
 // verify emits the tests and runs them, through an overlay of the output
-// file only, with go test -count=N (vet included), dropping the tests
-// that do not compile or fail, until the file passes. First it renames the
-// tests whose names a test file of R's directory declares (avoidNames).
-// It keeps the tests that passed, in the order of their first goal.
+// file only, with go test -count=N (vet included), until the file passes.
+// A test that failed only on assertions of values (it ran to its end, and
+// every failure it reported is at an assertion that compares a value the
+// test observed) loses those assertions and stays; the others that failed
+// are dropped. First verify renames the tests whose names a test file of
+// R's directory declares (avoidNames). It keeps the tests that passed, in
+// the order of their first goal.
 func (j *job) verify(ctx context.Context, tests []namedTest) (verdict, error) {
 	declared := j.declaredInTests()
 	avoidNames(tests, declared)
 	var dropped []string
 	for round := 0; round < maxVerifyRounds && len(tests) > 0; round++ {
 		sortNamed(tests)
-		src, err := j.render(tests, declared)
+		r, err := j.render(tests, declared)
 		if err != nil {
 			return verdict{}, err
 		}
-		failed, err := j.runFile(ctx, src, tests)
+		failures, err := j.runFile(ctx, r.Src, tests)
 		if err != nil {
 			return verdict{}, err
 		}
-		if len(failed) == 0 {
-			return verdict{src: src, passed: tests, dropped: dropped}, nil
+		if len(failures) == 0 {
+			return verdict{src: r.Src, passed: tests, dropped: dropped}, nil
 		}
 		var keep []namedTest
-		for _, t := range tests {
-			if failed[t.Name] {
-				dropped = append(dropped, t.Name)
-			} else {
+		for i, t := range tests {
+			f := failures[t.Name]
+			if f == nil {
 				keep = append(keep, t)
+			} else if relaxed, ok := withoutFailedAssertions(t, i, f, r.Assertions); ok {
+				keep = append(keep, relaxed)
+			} else {
+				dropped = append(dropped, t.Name)
 			}
 		}
 		tests = keep
@@ -65,9 +73,61 @@ func (j *job) verify(ctx context.Context, tests []namedTest) (verdict, error) {
 	return verdict{dropped: dropped}, nil
 }
 
+// withoutFailedAssertions returns test t (the index-th of the file) without
+// the assertions its failure points to, when each line it points to is an
+// assertion of t that compares a value: an observed result or field, or
+// the value a statement panics with. Then the test ran to its end and
+// only a value differed: the search's executor saw a value that go test
+// does not (a pointer, a function's address, a text that depends on the
+// process, or state that the package's own test files set up). It
+// reports false when the test did not run to its end, or failed where no
+// such assertion is: an unexpected error stops it (require.NoError,
+// t.Fatalf), and a panic that does not come, or one that does, is
+// behaviour, not a value.
+func withoutFailedAssertions(t namedTest, index int, f *failure, assertions []emit.Assertion) (namedTest, bool) {
+	if f.broken {
+		return t, false
+	}
+	var failed []emit.Assertion
+	for _, line := range f.lines {
+		i := slices.IndexFunc(assertions, func(a emit.Assertion) bool {
+			return a.Test == index && a.From <= line && line <= a.To
+		})
+		if i < 0 || !comparesValue(assertions[i]) {
+			return t, false
+		}
+		if !slices.Contains(failed, assertions[i]) {
+			failed = append(failed, assertions[i])
+		}
+	}
+	out := *t.Outcome
+	out.Observations = nil
+	for _, o := range t.Outcome.Observations {
+		if !slices.ContainsFunc(failed, func(a emit.Assertion) bool { return !a.Panic && a.Observation == o }) {
+			out.Observations = append(out.Observations, o)
+		}
+	}
+	if slices.ContainsFunc(failed, func(a emit.Assertion) bool { return a.Panic }) {
+		out.PanicText, out.PanicIsError, out.PanicIsText = "", false, false
+	}
+	t.Outcome = &out
+	t.assertionsDropped += len(failed)
+	return t, true
+}
+
+// comparesValue reports whether a failing assertion only says that a
+// value differs: not that an error came where none did, nor that a panic
+// did not come.
+func comparesValue(a emit.Assertion) bool {
+	if a.Panic {
+		return a.PanicValue
+	}
+	return a.Observation.Kind != testcase.ObsNoError
+}
+
 // render renders the file of the tests, whose package-scope names must
-// differ from the declared ones.
-func (j *job) render(tests []namedTest, declared map[string]bool) ([]byte, error) {
+// differ from the declared ones, and places its assertions.
+func (j *job) render(tests []namedTest, declared map[string]bool) (*emit.Rendered, error) {
 	a := j.a
 	ets := make([]emit.Test, len(tests))
 	for i, t := range tests {
@@ -79,7 +139,7 @@ func (j *job) render(tests []namedTest, declared map[string]bool) ([]byte, error
 	if m := a.Caller.Pkg.Module; m != nil && m.GoVersion != "" {
 		goVersion = "go" + m.GoVersion
 	}
-	return emit.File(j.cluster, ets, emit.Options{
+	return emit.Render(j.cluster, ets, emit.Options{
 		Package:       a.Caller.Pkg.Name + "_test",
 		Header:        header,
 		Dialect:       j.dialect,

@@ -184,10 +184,14 @@ func writeGenText(w io.Writer, a *couple.Analysis, rep *gen.Report) {
 		rel = rep.TestFile
 	}
 	fmt.Fprintf(w, "wrote %s: %d tests (assertions: %s)\n", rel, rep.Tests, rep.Assertions)
-	fmt.Fprintf(w, "coupled branches covered: %d of %d (%s), %s search in %.1fs, %d executions\n",
-		rep.Covered, rep.CoupledBranches, percent(rep.Covered, rep.CoupledBranches), rep.Stats.Algorithm, rep.SearchSeconds, rep.Executions)
+	fmt.Fprintf(w, "coupled branches covered: %d of %d (%s) by the file, %d (%s) by the search's archive; %s search in %.1fs, %d executions\n",
+		rep.Covered, rep.CoupledBranches, percent(rep.Covered, rep.CoupledBranches),
+		rep.Stats.Covered, percent(rep.Stats.Covered, rep.CoupledBranches), rep.Stats.Algorithm, rep.SearchSeconds, rep.Executions)
 	if len(rep.Dropped) > 0 {
 		fmt.Fprintf(w, "dropped %d tests that did not pass every verification run: %s\n", len(rep.Dropped), strings.Join(rep.Dropped, ", "))
+	}
+	if rep.DroppedAssertions > 0 {
+		fmt.Fprintf(w, "dropped %d assertions whose values differed under go test\n", rep.DroppedAssertions)
 	}
 	if len(rep.Skipped) > 0 {
 		fmt.Fprintf(w, "skipped (cling cannot build what they need):\n")

@@ -26,7 +26,10 @@ type genJSON struct {
 	SearchSeconds   float64  `json:"searchSeconds"`
 	Skipped         []string `json:"skipped"`
 	Assertions      string   `json:"assertions"`
-	Stats           struct {
+	Dropped         []string `json:"dropped"`
+	// DroppedAssertions counts the assertions verification took out.
+	DroppedAssertions int `json:"droppedAssertions"`
+	Stats             struct {
 		Algorithm string `json:"algorithm"`
 	} `json:"stats"`
 }
@@ -223,6 +226,32 @@ func TestGenWarnsAboutIgnoredFlags(t *testing.T) {
 	r = runCling(t, dir, "gen", "--caller", "./person", "--callee", "./car", "--algorithm", "onegoal",
 		"--population", "10", "--out", "elsewhere/x_test.go")
 	assert.NotContains(t, r.stderr, "warning", "onegoal is a genetic algorithm with a population")
+}
+
+// Values that depend on the process are not asserted, and values that
+// differ under go test lose their assertions, not their tests: in the
+// procstate fixture, the label of a big number carries a token drawn once
+// per process, and describe's own test file switches small labels to
+// another style, which the executor never sees. Both runs write the same
+// file, which keeps every test and passes.
+func TestGenProcessState(t *testing.T) {
+	var files []string
+	for _, workers := range []string{"2", "1"} {
+		dir := fixture.Copy(t, "procstate")
+		rep := genRun(t, dir, "--caller", "./describe", "--callee", "./label", "--max-evals", "300", "--seed", "1", "--workers", workers)
+		assert.Equal(t, 3, rep.Covered)
+		assert.Equal(t, 2, rep.Tests)
+		assert.Empty(t, rep.Dropped)
+		// The small label and its length, "#3" and 2 where go test sees
+		// "3" and 1.
+		assert.Equal(t, 2, rep.DroppedAssertions)
+		src := readFile(t, rep.TestFile)
+		assert.NotContains(t, src, "big-")
+		assert.Regexp(t, `_, n := describe.Describe\(\d+\)\n\tif n != 20 {`, src)
+		goTest(t, dir, "./describe")
+		files = append(files, src)
+	}
+	assert.Equal(t, files[0], files[1])
 }
 
 func TestGenBadInput(t *testing.T) {
