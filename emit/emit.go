@@ -607,7 +607,7 @@ func (e *testEmitter) emitStmt(i int, s testcase.Stmt) {
 		}
 		fmt.Fprintf(&e.b, "\t%s %s %s\n", strings.Join(lhs, ", "), e.assignOp(lhs), call)
 	case testcase.OpFieldSet:
-		fmt.Fprintf(&e.b, "\t%s.%s = %s\n", e.expr(s.Args[0], s.Op.Params[0]), s.Op.Fields[0].Name(), e.expr(s.Args[1], s.Op.Params[1]))
+		fmt.Fprintf(&e.b, "\t%s.%s = %s\n", e.recvExpr(s.Args[0], s.Op.Params[0]), s.Op.Fields[0].Name(), e.expr(s.Args[1], s.Op.Params[1]))
 	case testcase.OpZero, testcase.OpNil:
 		ref := testcase.Ref{Stmt: i}
 		if e.needed[ref] {
@@ -685,14 +685,17 @@ func (e *testEmitter) callExpr(s testcase.Stmt) string {
 	return b.String()
 }
 
-// recvExpr renders a method receiver; inlined composite literals need
-// parentheses.
+// recvExpr renders the operand of a selector: a method's receiver or the
+// object of a field set. Inlined composite literals need parentheses, and
+// an inlined nil its type: (*T)(nil).M().
 func (e *testEmitter) recvExpr(r testcase.Ref, t types.Type) string {
-	x := e.expr(r, t)
-	if e.inline[r.Stmt] {
-		return "(" + x + ")"
+	if !e.inline[r.Stmt] {
+		return e.name(r)
 	}
-	return x
+	if s := e.t.Stmts[r.Stmt]; s.Op.Kind == testcase.OpNil {
+		return e.pureExpr(s, nil)
+	}
+	return "(" + e.expr(r, t) + ")"
 }
 
 // pureExpr renders a pure statement as an expression.
@@ -1051,7 +1054,7 @@ func (e *testEmitter) emitPanic(i int) bool {
 	case testcase.OpCall:
 		stmt = e.callExpr(s)
 	case testcase.OpFieldSet:
-		stmt = fmt.Sprintf("%s.%s = %s", e.expr(s.Args[0], s.Op.Params[0]), s.Op.Fields[0].Name(), e.expr(s.Args[1], s.Op.Params[1]))
+		stmt = fmt.Sprintf("%s.%s = %s", e.recvExpr(s.Args[0], s.Op.Params[0]), s.Op.Fields[0].Name(), e.expr(s.Args[1], s.Op.Params[1]))
 	default:
 		stmt = "_ = " + e.pureExpr(s, nil)
 	}

@@ -143,3 +143,31 @@ func TestRenderPlacesAssertions(t *testing.T) {
 		assert.Equal(t, tc.want, r.Assertions)
 	}
 }
+
+// A nil receiver, or a nil object whose field is set, is written with its
+// type: an untyped nil has no methods or fields.
+func TestNilReceiver(t *testing.T) {
+	c := cluster(t, "shop", "./checkout", "./pricing")
+	op := func(name string) *testcase.Op { return opNamed(t, c, name) }
+	calls := &testcase.Test{Stmts: []testcase.Stmt{
+		{Op: op("nil *checkout.Cart")},
+		{Op: op("(*checkout.Cart).ItemCount"), Args: []testcase.Ref{ref(0)}},
+	}}
+	sets := &testcase.Test{Stmts: []testcase.Stmt{
+		{Op: op("nil *checkout.Cart")},
+		{Op: op("{} checkout.ShippingPolicy"), Args: []testcase.Ref{testcase.Omitted, testcase.Omitted, testcase.Omitted, testcase.Omitted, testcase.Omitted, testcase.Omitted}},
+		{Op: op("*checkout.Cart.Shipping ="), Args: []testcase.Ref{ref(0), ref(1)}},
+	}}
+	for _, tc := range []*testcase.Test{calls, sets} {
+		require.NoError(t, tc.Valid())
+	}
+	src, err := emit.File(c, []emit.Test{
+		{Name: "TestCall", Test: calls, Outcome: &testcase.Outcome{Panicked: true, PanicStmt: 1}},
+		{Name: "TestSet", Test: sets, Outcome: &testcase.Outcome{Panicked: true, PanicStmt: 2}},
+		{Name: "TestCallNoPanic", Test: calls, Outcome: &testcase.Outcome{}},
+	}, emit.Options{Package: "checkout_test", Dialect: emit.Testify, GoVersion: "go1.22"})
+	require.NoError(t, err)
+	assert.Contains(t, string(src), "\tassert.Panics(t, func() { _ = (*checkout.Cart)(nil).ItemCount() })\n")
+	assert.Contains(t, string(src), "\tassert.Panics(t, func() { (*checkout.Cart)(nil).Shipping = checkout.ShippingPolicy{} })\n")
+	assert.Contains(t, string(src), "\t(*checkout.Cart)(nil).ItemCount()\n")
+}
