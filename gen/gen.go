@@ -91,8 +91,9 @@ type Report struct {
 	// DroppedAssertions counts the assertions taken out of the file's
 	// tests because the values they compare differed under go test.
 	DroppedAssertions int `json:"droppedAssertions"`
-	// Skipped lists what of R's API the cluster cannot build.
-	Skipped []string `json:"skipped,omitempty"`
+	// Skipped lists the functions and methods of R that a test outside R
+	// can call but cling cannot build a value for, with the reason.
+	Skipped []Skipped `json:"skipped,omitempty"`
 	// Unobservable lists constructs the probes cannot see.
 	Unobservable []string `json:"unobservable,omitempty"`
 	// Assertions is the dialect of the emitted assertions.
@@ -103,6 +104,25 @@ type Report struct {
 	Executor harness.Stats `json:"executor"`
 	// Covers lists, per emitted test, the goals it covers.
 	Covers map[string][]int `json:"-"`
+}
+
+// Skipped is a function or method of R that a test outside R can call,
+// but cling cannot: it cannot build a value the call needs.
+type Skipped struct {
+	// What names it: pkg.F, (*pkg.T).M.
+	What string `json:"what"`
+	// Reason says which value cannot be built (a parameter, the receiver,
+	// a result the call must name), of which type, and why.
+	Reason string `json:"reason"`
+}
+
+// skippedOf converts the cluster's list.
+func skippedOf(skips []testcase.Skip) []Skipped {
+	var out []Skipped
+	for _, s := range skips {
+		out = append(out, Skipped{What: s.What, Reason: s.Reason})
+	}
+	return out
 }
 
 // Error is a problem with the user's input or the generation run that
@@ -156,7 +176,7 @@ func (j *job) report(stats *mosa.Stats) *Report {
 		Executor:        j.x.Stats(),
 		SearchSeconds:   stats.Seconds,
 		Dropped:         j.dropped,
-		Skipped:         j.cluster.Skipped,
+		Skipped:         skippedOf(j.cluster.Skipped),
 		Unobservable:    j.sess.Unobservable,
 		Stats:           *stats,
 		Covers:          map[string][]int{},

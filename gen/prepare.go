@@ -71,7 +71,11 @@ func prepare(ctx context.Context, a *couple.Analysis, cfg Config) (*job, error) 
 	j.cluster = testcase.NewCluster(a, cfg.MaxDepth)
 	seedConstants(a, j.cluster, cfg.Tags)
 	if len(j.cluster.Covering) == 0 {
-		return nil, &Error{Msg: fmt.Sprintf("cling cannot call any covering function of %s: %s", a.Caller.Pkg.Path, strings.Join(j.cluster.Skipped, "; "))}
+		var why []string
+		for _, s := range j.cluster.Skipped {
+			why = append(why, s.What+": "+s.Reason)
+		}
+		return nil, &Error{Msg: fmt.Sprintf("cling cannot call any covering function of %s: %s", a.Caller.Pkg.Path, strings.Join(why, "; "))}
 	}
 	j.sess, err = probe.NewSession(a, probe.Search)
 	if err != nil {

@@ -182,18 +182,29 @@ type Cluster struct {
 	Covering []*Op
 	// Constants seed primitive values.
 	Constants Constants
-	// Skipped lists what the cluster cannot build, with the reason.
-	Skipped []string
+	// Skipped lists the functions and methods of R that a test outside R
+	// can call but the cluster cannot, with the reason, in the order of
+	// apiFuncs.
+	Skipped []Skip
 	// MaxDepth bounds the nesting of values built to feed a call.
 	MaxDepth int
 
-	scan       []*types.Package
-	producers  typeutil.Map // types.Type -> []*Op
-	methods    typeutil.Map // types.Type -> []*Op
-	height     typeutil.Map // types.Type -> int (buildHeight)
-	fieldSets  typeutil.Map // pointer type -> []*Op
-	seenOps    map[string]*Op
-	skipReason map[string]bool
+	scan      []*types.Package
+	producers typeutil.Map // types.Type -> []*Op
+	methods   typeutil.Map // types.Type -> []*Op
+	height    typeutil.Map // types.Type -> int (buildHeight)
+	fieldSets typeutil.Map // pointer type -> []*Op
+	seenOps   map[string]*Op
+}
+
+// Skip is a function or method of R that a test outside R can call, but
+// the cluster cannot: it cannot build a value the call needs.
+type Skip struct {
+	// What names the function or method: pkg.F, (*pkg.T).M.
+	What string
+	// Reason says which value cannot be built (a parameter, the receiver,
+	// a result the call must name), of which type, and why.
+	Reason string
 }
 
 const unbuildable = 1 << 20
@@ -203,11 +214,10 @@ const unbuildable = 1 << 20
 // declare the types needed.
 func NewCluster(a *couple.Analysis, maxDepth int) *Cluster {
 	c := &Cluster{
-		Caller:     a.Caller.Pkg,
-		Callee:     a.Callee.Pkg,
-		MaxDepth:   maxDepth,
-		seenOps:    map[string]*Op{},
-		skipReason: map[string]bool{},
+		Caller:   a.Caller.Pkg,
+		Callee:   a.Callee.Pkg,
+		MaxDepth: maxDepth,
+		seenOps:  map[string]*Op{},
 	}
 	c.scan = scanPackages(a)
 	covering := map[*types.Func]bool{}
@@ -237,26 +247,36 @@ func NewCluster(a *couple.Analysis, maxDepth int) *Cluster {
 			c.Covering = append(c.Covering, op)
 		}
 	}
+	outside := newReach(c)
 	for _, fn := range apiFuncs(a.Caller.Pkg.Types) {
-		for _, op := range c.callOps(fn) {
-			if c.buildableInputs(op, 0) {
+		ops, why := c.callOps(fn)
+		added := false
+		for _, op := range ops {
+			reason := c.unbuildableInput(op, 0)
+			if reason == "" {
 				addAPI(op, fn)
+				added = true
 				continue
+			}
+			if why == "" {
+				why = reason
 			}
 			// A method of an unexported type is reached through an
 			// exported interface it implements, on values the package's
 			// constructors return as that interface.
 			for _, via := range c.viaInterfaces(fn) {
-				if c.buildableInputs(via, 0) {
+				if c.unbuildableInput(via, 0) == "" {
 					addAPI(via, fn)
-					c.unskip(op.Name)
+					added = true
 				}
 			}
+		}
+		if !added && why != "" && outside.canCall(fn) {
+			c.Skipped = append(c.Skipped, Skip{What: funcName(fn, fn.Type().(*types.Signature), nil), Reason: why})
 		}
 	}
 	c.Constants = collectConstants(a.Caller.Pkg, a.Callee.Pkg)
 	c.complete()
-	sort.Strings(c.Skipped)
 	return c
 }
 
@@ -402,51 +422,35 @@ func (c *Cluster) register(op *Op) *Op {
 	return op
 }
 
-// unskip forgets the reasons recorded for what, which turned out usable.
-func (c *Cluster) unskip(what string) {
-	kept := c.Skipped[:0]
-	for _, msg := range c.Skipped {
-		if strings.HasPrefix(msg, what+": ") {
-			delete(c.skipReason, msg)
-			continue
-		}
-		kept = append(kept, msg)
-	}
-	c.Skipped = kept
-}
-
-func (c *Cluster) skip(what, why string) {
-	msg := what + ": " + why
-	if !c.skipReason[msg] {
-		c.skipReason[msg] = true
-		c.Skipped = append(c.Skipped, msg)
-	}
-}
-
 // callOps returns the call ops of a function or method: one op, or one per
-// instantiation of a generic function.
-func (c *Cluster) callOps(fn *types.Func) []*Op {
+// instantiation of a generic function; when there is none, the reason.
+func (c *Cluster) callOps(fn *types.Func) ([]*Op, string) {
 	sig := fn.Type().(*types.Signature)
 	if sig.TypeParams().Len() > 0 || (sig.Recv() != nil && recvTypeParams(sig) > 0) {
 		var out []*Op
+		why := ""
 		for _, targs := range c.instantiations(fn) {
 			inst, err := types.Instantiate(nil, fn.Type(), targs, true)
 			if err != nil {
 				continue
 			}
-			if op := c.newCallOp(fn, inst.(*types.Signature), targs); op != nil {
+			op, opWhy := c.callOp(fn, inst.(*types.Signature), targs)
+			if op != nil {
 				out = append(out, op)
+			} else if why == "" {
+				why = funcName(fn, inst.(*types.Signature), targs) + ": " + opWhy
 			}
 		}
-		if len(out) == 0 {
-			c.skip(funcName(fn, sig, nil), "no type arguments satisfy its constraints")
+		if len(out) == 0 && why == "" {
+			why = c.whyNoInstantiation(fn)
 		}
-		return out
+		return out, why
 	}
-	if op := c.newCallOp(fn, sig, nil); op != nil {
-		return []*Op{op}
+	if op, why := c.callOp(fn, sig, nil); op != nil {
+		return []*Op{op}, ""
+	} else {
+		return nil, why
 	}
-	return nil
 }
 
 func recvTypeParams(sig *types.Signature) int {
@@ -465,16 +469,7 @@ func (c *Cluster) instantiations(fn *types.Func) [][]types.Type {
 		return nil // methods of generic types: their receivers are instantiated types
 	}
 	tps := sig.TypeParams()
-	candidates := []types.Type{types.Typ[types.Int], types.Typ[types.String], types.Typ[types.Float64], types.Typ[types.Bool]}
-	for _, p := range []*types.Package{c.Caller.Types, c.Callee.Types} {
-		for _, name := range p.Scope().Names() {
-			if tn, ok := p.Scope().Lookup(name).(*types.TypeName); ok && tn.Exported() && !tn.IsAlias() {
-				if n, ok := tn.Type().(*types.Named); ok && n.TypeParams().Len() == 0 {
-					candidates = append(candidates, n)
-				}
-			}
-		}
-	}
+	candidates := c.typeArgCandidates()
 	var options [][]types.Type
 	for i := 0; i < tps.Len(); i++ {
 		var ok []types.Type
@@ -510,6 +505,40 @@ func (c *Cluster) instantiations(fn *types.Func) [][]types.Type {
 	return out
 }
 
+// typeArgCandidates are the types instantiations tries, in order: int,
+// string, float64, bool, and the exported named types of R and E that are
+// not generic.
+func (c *Cluster) typeArgCandidates() []types.Type {
+	candidates := []types.Type{types.Typ[types.Int], types.Typ[types.String], types.Typ[types.Float64], types.Typ[types.Bool]}
+	for _, p := range []*types.Package{c.Caller.Types, c.Callee.Types} {
+		for _, name := range p.Scope().Names() {
+			if tn, ok := p.Scope().Lookup(name).(*types.TypeName); ok && tn.Exported() && !tn.IsAlias() {
+				if n, ok := tn.Type().(*types.Named); ok && n.TypeParams().Len() == 0 {
+					candidates = append(candidates, n)
+				}
+			}
+		}
+	}
+	return candidates
+}
+
+// whyNoInstantiation says why instantiations has nothing for fn.
+func (c *Cluster) whyNoInstantiation(fn *types.Func) string {
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() != nil {
+		return "cling does not call the methods of generic types"
+	}
+	candidates := c.typeArgCandidates()
+	for i := 0; i < sig.TypeParams().Len(); i++ {
+		tp := sig.TypeParams().At(i)
+		if !slices.ContainsFunc(candidates, func(t types.Type) bool { return satisfies(t, tp) }) {
+			return fmt.Sprintf("type parameter %s: no type cling tries (int, string, float64, bool, the exported types of %s and %s) satisfies its constraint %s",
+				tp.Obj().Name(), c.Caller.Name, c.Callee.Name, types.TypeString(tp.Constraint(), qualifyByName))
+		}
+	}
+	return "cling cannot instantiate it with the types it tries"
+}
+
 func satisfies(t types.Type, tp *types.TypeParam) bool {
 	iface, ok := tp.Constraint().Underlying().(*types.Interface)
 	if !ok {
@@ -518,8 +547,16 @@ func satisfies(t types.Type, tp *types.TypeParam) bool {
 	return types.Satisfies(t, iface)
 }
 
-// newCallOp makes the op of a call with the given (instantiated) signature.
+// newCallOp makes the op of a call with the given (instantiated)
+// signature, or returns nil when the harness cannot call it.
 func (c *Cluster) newCallOp(fn *types.Func, sig *types.Signature, targs []types.Type) *Op {
+	op, _ := c.callOp(fn, sig, targs)
+	return op
+}
+
+// callOp makes the op of a call with the given (instantiated) signature;
+// when the harness cannot call it, it returns nil and the reason.
+func (c *Cluster) callOp(fn *types.Func, sig *types.Signature, targs []types.Type) (*Op, string) {
 	name := funcName(fn, sig, targs)
 	op := &Op{Kind: OpCall, Name: name, Func: fn, TypeArgs: targs, Variadic: sig.Variadic()}
 	if recv := sig.Recv(); recv != nil {
@@ -530,9 +567,9 @@ func (c *Cluster) newCallOp(fn *types.Func, sig *types.Signature, targs []types.
 		op.Params = append(op.Params, recv.Type())
 		if !nameable(recv.Type(), c.Caller.Types) {
 			for i := 0; i < sig.Results().Len(); i++ {
-				if !nameable(sig.Results().At(i).Type(), c.Caller.Types) {
-					c.skip(name, "result type "+sig.Results().At(i).Type().String()+" cannot be named outside its package")
-					return nil
+				if t := sig.Results().At(i).Type(); !nameable(t, c.Caller.Types) {
+					return nil, fmt.Sprintf("%s: %s; cling calls a method of an unexported type through an interface, which must name its results",
+						place("result", i, sig.Results()), whyUnnameable(t, c.Caller.Types))
 				}
 			}
 		}
@@ -543,20 +580,12 @@ func (c *Cluster) newCallOp(fn *types.Func, sig *types.Signature, targs []types.
 	for i := 0; i < sig.Results().Len(); i++ {
 		op.Results = append(op.Results, sig.Results().At(i).Type())
 	}
-	for _, p := range op.Params[boolToInt(op.Method):] {
-		if !nameable(p, c.Caller.Types) {
-			c.skip(name, "parameter type "+p.String()+" cannot be named outside its package")
-			return nil
+	for i := 0; i < sig.Params().Len(); i++ {
+		if t := sig.Params().At(i).Type(); !nameable(t, c.Caller.Types) {
+			return nil, fmt.Sprintf("%s: %s; cling passes only values of types it can name", place("parameter", i, sig.Params()), whyUnnameable(t, c.Caller.Types))
 		}
 	}
-	return c.register(op)
-}
-
-func boolToInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
+	return c.register(op), ""
 }
 
 // funcName renders pkg.F, (*pkg.T).M or pkg.F[int]; sig is the signature
@@ -582,73 +611,7 @@ func funcName(fn *types.Func, sig *types.Signature, targs []types.Type) string {
 func qualifyByName(p *types.Package) string { return p.Name() }
 
 // nameable reports whether code outside from can write type t.
-func nameable(t types.Type, from *types.Package) bool {
-	switch u := t.(type) {
-	case *types.Basic:
-		return u.Kind() != types.UnsafePointer && u.Kind() != types.Invalid
-	case *types.Named:
-		// The tests live in the external package R_test: even R's own
-		// unexported types cannot be named there.
-		obj := u.Obj()
-		if obj.Pkg() != nil && !obj.Exported() {
-			return false
-		}
-		if obj.Pkg() != nil && isInternalElsewhere(obj.Pkg().Path(), from) {
-			return false
-		}
-		for i := 0; i < u.TypeArgs().Len(); i++ {
-			if !nameable(u.TypeArgs().At(i), from) {
-				return false
-			}
-		}
-		return true
-	case *types.Alias:
-		return nameable(types.Unalias(u), from)
-	case *types.Pointer:
-		return nameable(u.Elem(), from)
-	case *types.Slice:
-		return nameable(u.Elem(), from)
-	case *types.Array:
-		return nameable(u.Elem(), from)
-	case *types.Map:
-		return nameable(u.Key(), from) && nameable(u.Elem(), from)
-	case *types.Chan:
-		return nameable(u.Elem(), from)
-	case *types.Signature:
-		for i := 0; i < u.Params().Len(); i++ {
-			if !nameable(u.Params().At(i).Type(), from) {
-				return false
-			}
-		}
-		for i := 0; i < u.Results().Len(); i++ {
-			if !nameable(u.Results().At(i).Type(), from) {
-				return false
-			}
-		}
-		return true
-	case *types.Interface:
-		return u.NumMethods() == 0 || u.NumExplicitMethods() > 0 && allMethodsNameable(u, from)
-	case *types.Struct:
-		for i := 0; i < u.NumFields(); i++ {
-			if !u.Field(i).Exported() || !nameable(u.Field(i).Type(), from) {
-				return false
-			}
-		}
-		return true
-	case *types.TypeParam:
-		return false
-	}
-	return false
-}
-
-func allMethodsNameable(i *types.Interface, from *types.Package) bool {
-	for j := 0; j < i.NumMethods(); j++ {
-		if !i.Method(j).Exported() || !nameable(i.Method(j).Type(), from) {
-			return false
-		}
-	}
-	return true
-}
+func nameable(t types.Type, from *types.Package) bool { return whyUnnameable(t, from) == "" }
 
 // isInternalElsewhere reports whether path is an internal package that
 // code in the test package of from cannot import.
@@ -681,20 +644,155 @@ func assignable(v, t types.Type) bool {
 	return false
 }
 
-// buildableInputs reports whether values for all of op's inputs (the
-// receiver aside, which comes from the op's own producers) can be built
-// within the depth bound, recording why not.
-func (c *Cluster) buildableInputs(op *Op, depth int) bool {
+// unbuildableInput returns why a value for one of op's inputs cannot be
+// built within the depth bound (the receiver included, which comes from
+// its own producers), or "" when all can.
+func (c *Cluster) unbuildableInput(op *Op, depth int) string {
 	for i, p := range op.Inputs() {
 		if op.Variadic && i == len(op.Params)-1 {
 			continue // a variadic parameter can be given no values
 		}
-		if c.Height(p) > c.MaxDepth-depth-1 {
-			c.skip(op.Name, "cannot build a value of "+p.String())
-			return false
+		if h, limit := c.Height(p), c.MaxDepth-depth-1; h > limit {
+			return inputPlace(op, i) + ": " + c.whyUnbuildable(p, h, limit)
 		}
 	}
-	return true
+	return ""
+}
+
+// inputPlace names an input of a call op: its receiver, or its k-th
+// parameter with the parameter's name.
+func inputPlace(op *Op, k int) string {
+	if op.Method && k == 0 {
+		return "receiver " + typeName(op.Params[0])
+	}
+	if op.Kind != OpCall {
+		return "input " + strconv.Itoa(k+1) + " " + typeName(op.Inputs()[k])
+	}
+	if op.Method {
+		k--
+	}
+	return place("parameter", k, op.Func.Type().(*types.Signature).Params())
+}
+
+// place names the i-th variable of a parameter or result list: "parameter
+// 2 (opts []cmp.Option)".
+func place(kind string, i int, vars *types.Tuple) string {
+	v := vars.At(i)
+	what := typeName(v.Type())
+	if v.Name() != "" && v.Name() != "_" {
+		what = v.Name() + " " + what
+	}
+	return fmt.Sprintf("%s %d (%s)", kind, i+1, what)
+}
+
+// whyUnbuildable says why a value of type t, whose height is h, cannot be
+// built within limit levels of nesting.
+func (c *Cluster) whyUnbuildable(t types.Type, h, limit int) string {
+	if h < unbuildable {
+		return fmt.Sprintf("a value of %s takes %d levels of nested calls to build, and cling builds at most %d", typeName(t), h, limit)
+	}
+	if b, ok := t.Underlying().(*types.Basic); ok {
+		switch {
+		case b.Info()&types.IsComplex != 0:
+			return "cling does not generate complex numbers"
+		case b.Kind() == types.UnsafePointer:
+			return "cling does not generate unsafe pointers"
+		}
+	}
+	var makers []string
+	for _, op := range c.Producers(t) {
+		makers = append(makers, op.Name)
+	}
+	unnameable := !nameable(t, c.Caller.Types) && !types.IsInterface(t)
+	switch {
+	case unnameable && len(makers) == 0:
+		return whyUnnameable(t, c.Caller.Types) + ", and cling gets such values only from package-level functions, none of which returns one"
+	case unnameable:
+		return whyUnnameable(t, c.Caller.Types) + ", and cling cannot build the arguments of " + strings.Join(makers, ", ") + ", which return one"
+	case len(makers) == 0:
+		return "cling has no way to build a " + typeName(t)
+	}
+	return "cling cannot build the arguments of " + strings.Join(makers, ", ") + ", which make a " + typeName(t)
+}
+
+// whyUnnameable says why code outside from (the tests, in the external
+// package R_test) cannot write type t: the part of it that is unexported,
+// internal, or a type parameter; "" when they can.
+func whyUnnameable(t types.Type, from *types.Package) string {
+	cannot := typeName(t) + " cannot be named outside its package"
+	switch u := t.(type) {
+	case *types.Basic:
+		if u.Kind() == types.UnsafePointer || u.Kind() == types.Invalid {
+			return "cling does not write values of " + typeName(t)
+		}
+		return ""
+	case *types.Named:
+		// Even R's own unexported types cannot be named in R_test.
+		obj := u.Obj()
+		switch {
+		case obj.Pkg() != nil && !obj.Exported():
+			return typeName(t) + " is unexported"
+		case obj.Pkg() != nil && isInternalElsewhere(obj.Pkg().Path(), from):
+			return typeName(t) + " is declared in " + obj.Pkg().Path() + ", an internal package that " + from.Path() + "'s tests cannot import"
+		}
+		for i := 0; i < u.TypeArgs().Len(); i++ {
+			if why := whyUnnameable(u.TypeArgs().At(i), from); why != "" {
+				return why
+			}
+		}
+		return ""
+	case *types.Alias:
+		return whyUnnameable(types.Unalias(u), from)
+	case *types.Pointer:
+		return whyUnnameable(u.Elem(), from)
+	case *types.Slice:
+		return whyUnnameable(u.Elem(), from)
+	case *types.Array:
+		return whyUnnameable(u.Elem(), from)
+	case *types.Chan:
+		return whyUnnameable(u.Elem(), from)
+	case *types.Map:
+		if why := whyUnnameable(u.Key(), from); why != "" {
+			return why
+		}
+		return whyUnnameable(u.Elem(), from)
+	case *types.Signature:
+		for _, vars := range []*types.Tuple{u.Params(), u.Results()} {
+			for i := 0; i < vars.Len(); i++ {
+				if why := whyUnnameable(vars.At(i).Type(), from); why != "" {
+					return why
+				}
+			}
+		}
+		return ""
+	case *types.Interface:
+		if u.NumMethods() == 0 {
+			return ""
+		}
+		if u.NumExplicitMethods() == 0 {
+			return cannot + " (its methods all come from embedded interfaces)"
+		}
+		for i := 0; i < u.NumMethods(); i++ {
+			if m := u.Method(i); !m.Exported() {
+				return cannot + " (its method " + m.Name() + " is unexported)"
+			} else if why := whyUnnameable(m.Type(), from); why != "" {
+				return why
+			}
+		}
+		return ""
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if f := u.Field(i); !f.Exported() {
+				return cannot + " (its field " + f.Name() + " is unexported)"
+			} else if why := whyUnnameable(f.Type(), from); why != "" {
+				return why
+			}
+		}
+		return ""
+	case *types.TypeParam:
+		return typeName(t) + " is a type parameter"
+	}
+	return cannot
 }
 
 // Height is how many levels of nested values it takes to build a value of
@@ -1049,7 +1147,7 @@ func (c *Cluster) Methods(t types.Type) []*Op {
 					nil, nil, sig.Params(), sig.Results(), sig.Variadic())
 			}
 			op := c.newCallOp(fn, sig, nil)
-			if op != nil && c.buildableInputs(op, 0) {
+			if op != nil && c.unbuildableInput(op, 0) == "" {
 				out = append(out, op)
 			}
 		}

@@ -194,9 +194,9 @@ func writeGenText(w io.Writer, a *couple.Analysis, rep *gen.Report) {
 		fmt.Fprintf(w, "dropped %d assertions whose values differed under go test\n", rep.DroppedAssertions)
 	}
 	if len(rep.Skipped) > 0 {
-		fmt.Fprintf(w, "skipped (cling cannot build what they need):\n")
+		fmt.Fprintf(w, "skipped %d of %s's exported functions and methods (cling cannot build what they need):\n", len(rep.Skipped), a.Caller.Pkg.Name)
 		for _, s := range rep.Skipped {
-			fmt.Fprintf(w, "  %s\n", s)
+			fmt.Fprintf(w, "  %s\n      %s\n", s.What, s.Reason)
 		}
 	}
 	if len(rep.Unobservable) > 0 {

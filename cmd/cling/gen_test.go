@@ -17,21 +17,26 @@ import (
 )
 
 type genJSON struct {
-	CoupledBranches int      `json:"coupledBranches"`
-	Covered         int      `json:"covered"`
-	CBC             float64  `json:"cbc"`
-	TestFile        string   `json:"testFile"`
-	Tests           int      `json:"tests"`
-	Executions      int      `json:"executions"`
-	SearchSeconds   float64  `json:"searchSeconds"`
-	Skipped         []string `json:"skipped"`
-	Assertions      string   `json:"assertions"`
-	Dropped         []string `json:"dropped"`
+	CoupledBranches int           `json:"coupledBranches"`
+	Covered         int           `json:"covered"`
+	CBC             float64       `json:"cbc"`
+	TestFile        string        `json:"testFile"`
+	Tests           int           `json:"tests"`
+	Executions      int           `json:"executions"`
+	SearchSeconds   float64       `json:"searchSeconds"`
+	Skipped         []skippedJSON `json:"skipped"`
+	Assertions      string        `json:"assertions"`
+	Dropped         []string      `json:"dropped"`
 	// DroppedAssertions counts the assertions verification took out.
 	DroppedAssertions int `json:"droppedAssertions"`
 	Stats             struct {
 		Algorithm string `json:"algorithm"`
 	} `json:"stats"`
+}
+
+type skippedJSON struct {
+	What   string `json:"what"`
+	Reason string `json:"reason"`
 }
 
 func genRun(t *testing.T, dir string, args ...string) genJSON {
@@ -309,42 +314,20 @@ func TestGenNoCoveringFunction(t *testing.T) {
 	assert.Len(t, strings.Split(strings.TrimSpace(r.stderr), "\n"), 1)
 }
 
-// What the cluster cannot build is listed, and the rest is generated.
+// What of r's API a test could call but cling cannot build a value for
+// is listed with the reason, in JSON and in the text output, and the rest
+// is generated. (The list is the cluster's, tested exactly in package
+// testcase.)
 func TestGenListsSkipped(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, src string) {
-		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644))
-	}
-	write("go.mod", "module example.com/skip\n\ngo 1.22\n")
-	write("e/e.go", "package e\n\n// F classifies n.\nfunc F(n int) int {\n\tif n > 0 {\n\t\treturn 1\n\t}\n\treturn 0\n}\n")
-	write("r/r.go", `package r
-
-import "example.com/skip/e"
-
-type inner struct{ n int }
-
-// Apply calls e.F with h's number: tests outside the package cannot build
-// an inner.
-func Apply(h inner) int {
-	if h.n > 0 {
-		return e.F(h.n)
-	}
-	return 0
-}
-
-// Plain calls e.F when n is even.
-func Plain(n int) int {
-	if n%2 == 0 {
-		return e.F(n)
-	}
-	return -1
-}
-`)
+	dir := fixture.Copy(t, "skips")
 	rep := genRun(t, dir, "--caller", "./r", "--callee", "./e", "--max-evals", "500")
 	assert.Positive(t, rep.Tests)
-	require.NotEmpty(t, rep.Skipped)
-	assert.Contains(t, strings.Join(rep.Skipped, "\n"), "r.Apply")
+	require.Len(t, rep.Skipped, 8)
+	assert.Equal(t, skippedJSON{What: "r.Classify", Reason: "parameter 1 (l *r.level): r.level is unexported; cling passes only values of types it can name"}, rep.Skipped[0])
+	r := runCling(t, dir, "gen", "--caller", "./r", "--callee", "./e", "--max-evals", "500")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "skipped 8 of r's exported functions and methods (cling cannot build what they need):\n"+
+		"  r.Classify\n      parameter 1 (l *r.level): r.level is unexported; cling passes only values of types it can name\n")
 }
 
 func readFile(t *testing.T, path string) string {
