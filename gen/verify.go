@@ -83,7 +83,9 @@ func (j *job) verify(ctx context.Context, tests []namedTest) (verdict, error) {
 // reports false when the test did not run to its end, or failed where no
 // such assertion is: an unexpected error stops it (require.NoError,
 // t.Fatalf), and a panic that does not come, or one that does, is
-// behaviour, not a value.
+// behaviour, not a value. The test keeps only the observations the file
+// asserted and that held, so that the next file asserts no value this
+// one did not (a field at the end of the test in place of one taken out).
 func withoutFailedAssertions(t namedTest, index int, f *failure, assertions []emit.Assertion) (namedTest, bool) {
 	if f.broken {
 		return t, false
@@ -100,10 +102,15 @@ func withoutFailedAssertions(t namedTest, index int, f *failure, assertions []em
 			failed = append(failed, assertions[i])
 		}
 	}
+	held := func(o testcase.Observation) bool {
+		return slices.ContainsFunc(assertions, func(a emit.Assertion) bool {
+			return a.Test == index && !a.Panic && a.Observation == o && !slices.Contains(failed, a)
+		})
+	}
 	out := *t.Outcome
 	out.Observations = nil
 	for _, o := range t.Outcome.Observations {
-		if !slices.ContainsFunc(failed, func(a emit.Assertion) bool { return !a.Panic && a.Observation == o }) {
+		if held(o) {
 			out.Observations = append(out.Observations, o)
 		}
 	}

@@ -9,15 +9,17 @@ import (
 )
 
 // A failing test loses the assertions its failure points to when each of
-// them compares a value; it is dropped when it did not run to its end,
-// when it failed at an unexpected error or a missing panic, or where no
-// assertion of its own is.
+// them compares a value, and the observations the file did not assert
+// (here a field at the end, beyond the file's bound); it is dropped when
+// it did not run to its end, when it failed at an unexpected error or a
+// missing panic, or where no assertion of its own is.
 func TestWithoutFailedAssertions(t *testing.T) {
 	noErr := testcase.Observation{Ref: testcase.Ref{Stmt: 1, Result: 1}, Kind: testcase.ObsNoError}
 	label := testcase.Observation{Ref: testcase.Ref{Stmt: 1}, Kind: testcase.ObsString, Text: "#3"}
 	length := testcase.Observation{Ref: testcase.Ref{Stmt: 1}, Path: ".Len", End: true, Kind: testcase.ObsInt, Text: "2"}
+	unasserted := testcase.Observation{Ref: testcase.Ref{Stmt: 1}, Path: ".Cap", End: true, Kind: testcase.ObsInt, Text: "4"}
 	outcome := &testcase.Outcome{
-		Observations: []testcase.Observation{noErr, label, length},
+		Observations: []testcase.Observation{noErr, label, length, unasserted},
 		Panicked:     true, PanicStmt: 2, PanicText: "boom", PanicIsText: true,
 	}
 	test := namedTest{Test: emit.Test{Name: "TestA", Outcome: outcome}, goals: []int32{4}, assertionsDropped: 1}
@@ -67,5 +69,5 @@ func TestWithoutFailedAssertions(t *testing.T) {
 			assert.Equal(t, tc.want, got)
 		})
 	}
-	assert.Equal(t, []testcase.Observation{noErr, label, length}, outcome.Observations, "the test's outcome stays as it was")
+	assert.Equal(t, []testcase.Observation{noErr, label, length, unasserted}, outcome.Observations, "the test's outcome stays as it was")
 }
