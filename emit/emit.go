@@ -361,6 +361,9 @@ func (e *testEmitter) emit() (string, bool) {
 	for n := range reservedNames {
 		e.used[n] = true
 	}
+	// err is the variable of the errors checked right away (see name); an
+	// error used later as an argument needs another.
+	e.used["err"] = true
 	e.pkgNames = map[string]bool{}
 	for _, n := range e.im.names {
 		e.pkgNames[n] = true

@@ -171,3 +171,25 @@ func TestNilReceiver(t *testing.T) {
 	assert.Contains(t, string(src), "\tassert.Panics(t, func() { (*checkout.Cart)(nil).Shipping = checkout.ShippingPolicy{} })\n")
 	assert.Contains(t, string(src), "\t(*checkout.Cart)(nil).ItemCount()\n")
 }
+
+// An error passed to a later call keeps a variable of its own: the err
+// that checks the errors in between must not overwrite it.
+func TestErrorArgumentKeepsItsVariable(t *testing.T) {
+	c := cluster(t, "constructs", "./caller", "./callee")
+	op := func(name string) *testcase.Op { return opNamed(t, c, name) }
+	tc := &testcase.Test{Stmts: []testcase.Stmt{
+		{Op: op("lit string"), Value: "x"},
+		{Op: op("caller.TwoResults"), Args: []testcase.Ref{ref(0)}},
+		{Op: op("lit string"), Value: "1"},
+		{Op: op("caller.TwoResults"), Args: []testcase.Ref{ref(2)}},
+		{Op: op("caller.TypeSwitch"), Args: []testcase.Ref{res(1, 1)}},
+	}}
+	require.NoError(t, tc.Valid())
+	src, err := emit.File(c, []emit.Test{{Name: "TestErr", Test: tc, Outcome: &testcase.Outcome{Observations: []testcase.Observation{
+		{Ref: res(1, 1), Kind: testcase.ObsError, Text: "bad"},
+		noErr(3, 1),
+	}}}}, emit.Options{Package: "caller_test", Dialect: emit.Testify, GoVersion: "go1.22"})
+	require.NoError(t, err)
+	assert.Contains(t, string(src), "\t_, err2 := caller.TwoResults(\"x\")\n\tassert.EqualError(t, err2, \"bad\")\n"+
+		"\t_, err := caller.TwoResults(\"1\")\n\trequire.NoError(t, err)\n\tcaller.TypeSwitch(err2)\n")
+}
