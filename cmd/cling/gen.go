@@ -29,8 +29,9 @@ func genCommand() *cli.Command {
 		UsageText: "cling gen --caller R --callee E [--algorithm NAME] [--crossover NAME] [--budget 60s] [--max-evals N] [--seed N] [--workers N] [--out FILE] [--json]",
 		Description: `Searches for test cases that drive R's exported API so that branches of E run
 inside calls made at R's call sites, keeps the shortest test for each coupled
-branch covered, minimises the tests, adds assertions from the values they
-observed, checks that the file compiles and passes five times, and writes
+branch covered, minimises the tests, adds assertions from the values three
+runs agree on, checks that the file compiles and passes five times (taking
+out an assertion whose value differs under go test), and writes
 <R dir>/cling_<E name>_test.go (package R_test). Nothing else in the module is
 touched. Assertions use testify when the module already requires it, the
 testing package otherwise. The same --seed with --max-evals gives the same
