@@ -5,8 +5,9 @@ import (
 	"sort"
 )
 
-// The statistics of the benchmark: location (mean, median), the
-// Vargha-Delaney effect size Â12 and the two-sided Mann-Whitney U test.
+// The statistics of the benchmark: location (mean, median), spread
+// (standard deviation), the Vargha-Delaney effect size Â12 and the
+// two-sided Mann-Whitney U test.
 // They take covered-branch counts (or any numbers); ties are exact
 // comparisons of float64 values, which is exact for counts.
 
@@ -35,6 +36,20 @@ func median(xs []float64) float64 {
 		return s[n/2]
 	}
 	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// stddev returns the sample standard deviation of xs (n − 1 in the
+// denominator; NaN for fewer than two values): the spread of a variant's
+// results across seeds.
+func stddev(xs []float64) float64 {
+	if len(xs) < 2 {
+		return math.NaN()
+	}
+	m, ss := mean(xs), 0.0
+	for _, x := range xs {
+		ss += (x - m) * (x - m)
+	}
+	return math.Sqrt(ss / float64(len(xs)-1))
 }
 
 // a12 is the Vargha-Delaney effect size Â12 of x over y: the probability

@@ -36,6 +36,24 @@ func TestMeanMedian(t *testing.T) {
 	}
 }
 
+func TestStddev(t *testing.T) {
+	for _, c := range []struct {
+		xs   []float64
+		want float64
+	}{
+		{[]float64{2, 4, 4, 4, 5, 5, 7, 9}, math.Sqrt(32.0 / 7)},
+		{[]float64{5, 5, 5}, 0},
+		{[]float64{1, 3}, math.Sqrt2},
+	} {
+		if got := stddev(c.xs); !near(got, c.want, 1e-12) {
+			t.Errorf("stddev(%v) = %v, want %v", c.xs, got, c.want)
+		}
+	}
+	if !math.IsNaN(stddev([]float64{1})) {
+		t.Error("stddev of one value should be NaN")
+	}
+}
+
 func TestA12(t *testing.T) {
 	lo := []float64{1, 2, 3, 4, 5}
 	hi := []float64{6, 7, 8, 9, 10}
