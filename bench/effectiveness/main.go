@@ -1,11 +1,14 @@
 // Command effectiveness is cling's effectiveness benchmark. On pairs of
-// packages (caller R, callee E) from real modules it runs `cling gen` with
-// a set of search algorithms (MOSA and random search by default), several
-// seeds each under the same time budget, measures the coupled-branch
-// coverage (CBC) of each pair's own hand-written tests and of their union
-// with the generated tests, and reports per pair the mean and median CBC
-// of every algorithm and, against MOSA, the Vargha-Delaney effect size
-// Â12 and the two-sided Mann-Whitney U test.
+// packages (caller R, callee E) from real modules it runs `cling gen` in
+// a set of configurations, variants (by default MOSA and random search;
+// any algorithms, or any named sets of gen flags), several seeds each
+// under the same time budget, measures the coupled-branch coverage (CBC)
+// of each pair's own hand-written tests and of their union with the
+// generated tests, and reports per pair the mean and spread of the CBC of
+// every variant and, against a baseline variant, the Vargha-Delaney
+// effect size Â12 and the two-sided Mann-Whitney U test. Optional
+// measures (-measure) add figures per written file: its mutation score,
+// its run time and allocations.
 //
 // Every run is appended to a results file as it finishes; a rerun skips
 // the runs the file holds, and -report renders the tables from the file
@@ -28,6 +31,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -55,21 +59,30 @@ type options struct {
 	clingVersion string
 	modules      []string
 	pairs        []pairSpec
-	algorithms   []string
-	budget       time.Duration
-	probeBudget  time.Duration
-	probeMin     float64
-	seeds        int
-	maxSeeds     int
-	workers      int
-	store        string
-	reportOnly   bool
-	// algorithmsSet says that -algorithms was given.
-	algorithmsSet bool
-	rules         selectRules
-	results       string
-	keep          bool
-	selectOnly    bool
+	// variants are the cling gen configurations to run (or, with
+	// -report, to render); baseline names the one the others are
+	// compared with.
+	variants    []variant
+	baseline    string
+	budget      time.Duration
+	probeBudget time.Duration
+	probeMin    float64
+	seeds       int
+	maxSeeds    int
+	workers     int
+	store       string
+	reportOnly  bool
+	// variantsSet says that -algorithms or -variants was given.
+	variantsSet bool
+	// unionAll measures the union with the hand-written tests for every
+	// variant's files, not only the baseline's.
+	unionAll bool
+	// measures are the -measure steps run on every written file.
+	measures   []string
+	rules      selectRules
+	results    string
+	keep       bool
+	selectOnly bool
 	// args are the command-line arguments, for the report.
 	args []string
 }
@@ -110,19 +123,23 @@ func realMain(args []string) int {
 func parseFlags(args []string) (*options, error) {
 	fl := flag.NewFlagSet("effectiveness", flag.ContinueOnError)
 	opt := &options{}
-	var modules, pairs, algorithms string
+	var modules, pairs, algorithms, variants, union, measures string
 	fl.StringVar(&opt.cling, "cling", "", "cling binary to measure (required, except with -report)")
 	fl.StringVar(&opt.clingVersion, "cling-version", "", "how to name the measured cling in the report (commit)")
 	fl.StringVar(&modules, "modules", defaultModules, "comma-separated MODULE@VERSION list to fetch from the module proxy")
 	fl.StringVar(&pairs, "pairs", "", "comma-separated module:R:E pairs to measure instead of selecting them (module = last element of the module path, e.g. expr:./parser:./parser/lexer)")
-	fl.StringVar(&algorithms, "algorithms", "mosa,random", "comma-separated search algorithms to compare (cling gen --algorithm); each is compared with mosa")
+	fl.StringVar(&algorithms, "algorithms", "", "comma-separated search algorithms to compare (cling gen --algorithm), each a variant of its name (default "+defaultAlgorithms+" unless -variants is given)")
+	fl.StringVar(&variants, "variants", "", "cling gen configurations to compare: NAME[=FLAGS] separated by commas (by semicolons when FLAGS hold commas); FLAGS are gen flags separated by spaces, the algorithm is NAME up to a '+' unless FLAGS set --algorithm (e.g. 'mosa+hmx=--crossover=hmx,mosa'); with -report, the stored variants to render")
+	fl.StringVar(&opt.baseline, "baseline", "", "the variant every other one is compared with (default: mosa if it runs, else the first variant)")
+	fl.StringVar(&union, "union", "baseline", "whose written files are measured together with the hand-written tests: baseline or all")
+	fl.StringVar(&measures, "measure", "", "comma-separated measures of every written file, stored with its run: "+measureNames())
 	fl.DurationVar(&opt.budget, "budget", 60*time.Second, "search budget of every cling gen run")
 	fl.DurationVar(&opt.probeBudget, "probe-budget", 5*time.Second, "search budget of the selection probes")
 	fl.Float64Var(&opt.probeMin, "probe-min", 0.05, "selection: smallest share of coupled branches a probe must cover")
-	fl.IntVar(&opt.seeds, "seeds", 5, "seeds 1..N per algorithm and pair")
-	fl.IntVar(&opt.maxSeeds, "max-seeds", 0, "then seeds up to N for the algorithms whose comparison with mosa on a pair is not significant (and for mosa); 0: none")
+	fl.IntVar(&opt.seeds, "seeds", 5, "seeds 1..N per variant and pair")
+	fl.IntVar(&opt.maxSeeds, "max-seeds", 0, "then seeds up to N for the variants whose comparison with the baseline on a pair is not significant (and for the baseline); 0: none")
 	fl.StringVar(&opt.store, "store", "bench/effectiveness/algorithms.jsonl", "results file: every run is appended to it, and a rerun skips the runs it holds")
-	fl.BoolVar(&opt.reportOnly, "report", false, "only render the tables of the results file (-store) for the runs of -budget by -cling-version (default: the cling of the file's last such run); run nothing")
+	fl.BoolVar(&opt.reportOnly, "report", false, "only render the tables of the results file (-store) for the runs of -budget by -cling-version (default: the cling of the file's last such run), of every stored variant or those of -algorithms and -variants; run nothing")
 	fl.IntVar(&opt.workers, "workers", 2, "cling gen --workers")
 	fl.IntVar(&opt.rules.PerModule, "per-module", 2, "pairs to select per module")
 	fl.IntVar(&opt.rules.MinCoupled, "min-coupled", 50, "selection: fewest coupled branches of a pair")
@@ -136,19 +153,31 @@ func parseFlags(args []string) (*options, error) {
 	if fl.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q", fl.Arg(0))
 	}
-	fl.Visit(func(f *flag.Flag) { opt.algorithmsSet = opt.algorithmsSet || f.Name == "algorithms" })
-	seen := map[string]bool{}
-	for _, a := range strings.Split(algorithms, ",") {
-		if a = strings.TrimSpace(a); a != "" && !seen[a] {
-			seen[a] = true
-			opt.algorithms = append(opt.algorithms, a)
-		}
+	fl.Visit(func(f *flag.Flag) {
+		opt.variantsSet = opt.variantsSet || f.Name == "algorithms" || f.Name == "variants"
+	})
+	if !opt.variantsSet {
+		algorithms = defaultAlgorithms
 	}
-	if !seen["mosa"] {
-		return nil, errors.New("-algorithms must include mosa, which the others are compared with")
+	var err error
+	if opt.variants, err = benchVariants(algorithms, variants); err != nil {
+		return nil, err
 	}
 	if opt.reportOnly {
 		return opt, nil
+	}
+	if opt.baseline, err = chooseBaseline(opt.variants, opt.baseline); err != nil {
+		return nil, err
+	}
+	switch union {
+	case "baseline":
+	case "all":
+		opt.unionAll = true
+	default:
+		return nil, fmt.Errorf("-union %s: want baseline or all", union)
+	}
+	if opt.measures, err = parseMeasures(measures); err != nil {
+		return nil, err
 	}
 	if opt.cling == "" {
 		return nil, errors.New("-cling is required")
@@ -228,9 +257,13 @@ func (p *pair) slug() string {
 // runRecord is one cling gen run: a line of the results file, runs.jsonl
 // and runs.csv.
 type runRecord struct {
-	Module    string `json:"module"`
-	Caller    string `json:"caller"`
-	Callee    string `json:"callee"`
+	Module string `json:"module"`
+	Caller string `json:"caller"`
+	Callee string `json:"callee"`
+	// Variant and Flags are the variant's name and its cling gen flags
+	// (separated by spaces); Algorithm is the algorithm they select.
+	Variant   string `json:"variant"`
+	Flags     string `json:"flags"`
 	Algorithm string `json:"algorithm"`
 	Seed      int64  `json:"seed"`
 	Budget    string `json:"budget"`
@@ -255,9 +288,11 @@ type runRecord struct {
 	Generations   int      `json:"generations"`
 	SearchSeconds float64  `json:"searchSeconds"`
 	// TestFile is the saved copy of the generated file, relative to the
-	// results directory; testPath is where cling wrote it in the module.
+	// results directory Results (the run's subdirectory of -results);
+	// TestPath is where cling wrote it, relative to the module.
 	TestFile string `json:"testFile,omitempty"`
-	testPath string
+	Results  string `json:"results,omitempty"`
+	TestPath string `json:"testPath,omitempty"`
 	// Union* are `cling cbc` of R's tests with this generated file added.
 	UnionCovered *int `json:"unionCovered,omitempty"`
 	UnionAdded   *int `json:"unionAdded,omitempty"`
@@ -265,6 +300,8 @@ type runRecord struct {
 	// AloneCovered is `cling cbc --run <generated tests>`: what the
 	// generated tests cover when run by go test (seed 1 only).
 	AloneCovered *int `json:"aloneCovered,omitempty"`
+	// Measures holds the figures of the -measure steps, by measure name.
+	Measures map[string]*measurement `json:"measures,omitempty"`
 	// Stats is the --stats row as cling wrote it.
 	Stats json.RawMessage `json:"stats,omitempty"`
 	// stored is set for a run the results file held from an earlier
@@ -354,12 +391,16 @@ func (b *bench) main(ctx context.Context) (err error) {
 	if len(b.pairs) == 0 {
 		return errors.New("no pair to measure")
 	}
-	runs := len(b.pairs) * b.opt.seeds * len(b.opt.algorithms)
+	runs := len(b.pairs) * b.opt.seeds * len(b.opt.variants)
 	// about 25 s of build, minimisation and verification per gen run and
 	// seeds+3 cling cbc runs per pair (about 30 s each).
 	est := time.Duration(runs)*(b.opt.budget+25*time.Second) + time.Duration(len(b.pairs)*(b.opt.seeds+3))*30*time.Second
-	b.logf("%d pairs × %d seeds × %d algorithms = %d cling gen runs of %s (fewer if the results file holds some; more with -max-seeds); estimated time %s",
-		len(b.pairs), b.opt.seeds, len(b.opt.algorithms), runs, b.opt.budget, est.Round(time.Minute))
+	extra := ""
+	if len(b.opt.measures) > 0 {
+		extra = " plus the measures " + strings.Join(b.opt.measures, ", ") + " of every file"
+	}
+	b.logf("%d pairs × %d seeds × %d variants = %d cling gen runs of %s (fewer if the results file holds some; more with -max-seeds); estimated time %s%s",
+		len(b.pairs), b.opt.seeds, len(b.opt.variants), runs, b.opt.budget, est.Round(time.Minute), extra)
 	if b.opt.selectOnly {
 		md := b.selectionMarkdown()
 		fmt.Print(md)
@@ -663,7 +704,7 @@ func (b *bench) selectPairs(ctx context.Context) error {
 		probe := func(c *candidate) (string, string) {
 			p := &pair{Mod: m, Caller: c.Caller, Callee: c.Callee, Coupled: c.CoupledBranches}
 			b.logf("probing %s (%d coupled branches)", p.name(), c.CoupledBranches)
-			rec := b.gen(ctx, p, "mosa", probeSeed, b.opt.probeBudget, "probe")
+			rec := b.gen(ctx, p, probeVariant, probeSeed, b.opt.probeBudget, "probe")
 			if rec.Status != "ok" {
 				return fmt.Sprintf("`%s` failed: %s", rec.Command, rec.Error), ""
 			}
@@ -696,19 +737,23 @@ func (b *bench) selectPairs(ctx context.Context) error {
 
 // ---- cling gen ----
 
-// gen runs cling gen once for a pair and takes its file out of the module
-// copy (kept as tests/<pair>/<tag>-<alg>-seed<N>-<file>.txt when tag is
-// "run").
-func (b *bench) gen(ctx context.Context, p *pair, alg string, seed int64, budget time.Duration, tag string) *runRecord {
+// probeVariant is the configuration of the selection probes: MOSA.
+var probeVariant = variant{Name: "mosa", Flags: []string{"--algorithm=mosa"}, Algorithm: "mosa"}
+
+// gen runs cling gen once for a pair in variant v and takes its file out
+// of the module copy (kept as tests/<pair>/<variant>-seed<N>-<file>.txt
+// when tag is "run").
+func (b *bench) gen(ctx context.Context, p *pair, v variant, seed int64, budget time.Duration, tag string) *runRecord {
 	m := p.Mod
 	b.nstats++
 	statsFile := filepath.Join(b.work, "stats", fmt.Sprintf("%03d.jsonl", b.nstats))
 	os.MkdirAll(filepath.Dir(statsFile), 0o755)
-	args := []string{"gen", "--caller", p.Caller, "--callee", p.Callee, "--algorithm", alg,
-		"--seed", strconv.FormatInt(seed, 10), "--budget", budget.String(), "--workers", strconv.Itoa(b.opt.workers)}
+	args := append([]string{"gen", "--caller", p.Caller, "--callee", p.Callee}, v.Flags...)
+	args = append(args, "--seed", strconv.FormatInt(seed, 10), "--budget", budget.String(), "--workers", strconv.Itoa(b.opt.workers))
 	// The displayed command leaves out the bookkeeping flags.
 	r := b.run(ctx, m.Dir, m.Short, 4*budget+10*time.Minute, b.opt.cling, append(args, "--stats", statsFile, "--json")...)
-	rec := &runRecord{Module: m.Path + "@" + m.Version, Caller: p.Caller, Callee: p.Callee, Algorithm: alg, Seed: seed,
+	rec := &runRecord{Module: m.Path + "@" + m.Version, Caller: p.Caller, Callee: p.Callee,
+		Variant: v.Name, Flags: v.flagString(), Algorithm: v.Algorithm, Seed: seed,
 		Budget: budget.String(), Cling: b.opt.clingVersion, Workers: b.opt.workers, Status: "ok",
 		Command: fmt.Sprintf("(cd %s && %s)", m.Short, shellJoin(append([]string{"cling"}, args...))), WallSeconds: r.Seconds}
 	if r.Code != 0 {
@@ -724,7 +769,12 @@ func (b *bench) gen(ctx context.Context, p *pair, alg string, seed int64, budget
 		if err := json.Unmarshal(r.Stdout, &rep); err != nil {
 			rec.Status, rec.Error = "failed", "cannot read the --json output: "+err.Error()
 		}
-		rec.FileCovered, rec.Tests, rec.Dropped, rec.testPath = rep.Covered, rep.Tests, rep.Dropped, rep.TestFile
+		rec.FileCovered, rec.Tests, rec.Dropped = rep.Covered, rep.Tests, rep.Dropped
+		if rel, err := filepath.Rel(m.Dir, rep.TestFile); err == nil && !strings.HasPrefix(rel, "..") {
+			rec.TestPath = filepath.ToSlash(rel)
+		} else if rec.Status == "ok" {
+			rec.Status, rec.Error = "failed", fmt.Sprintf("cling reported writing %s, outside the module", rep.TestFile)
+		}
 		line, err := lastLine(statsFile)
 		var st struct {
 			Goals         int     `json:"coupledBranches"`
@@ -753,15 +803,15 @@ func (b *bench) gen(ctx context.Context, p *pair, alg string, seed int64, budget
 			// minimised test can take paths its original did not.
 		}
 	}
-	kept := b.clean(m, rec.Command, rec.testPath)
+	kept := b.clean(m, rec.Command, b.testPath(p, rec))
 	if rec.Status == "ok" && kept == nil {
-		rec.Status, rec.Error = "failed", fmt.Sprintf("cling reported writing %s, but the file is not there", rec.testPath)
+		rec.Status, rec.Error = "failed", fmt.Sprintf("cling reported writing %s, but the file is not there", rec.TestPath)
 	}
 	if kept != nil && tag == "run" {
-		rel := filepath.Join("tests", p.slug(), fmt.Sprintf("%s-seed%d-%s.txt", alg, seed, filepath.Base(rec.testPath)))
+		rel := filepath.Join("tests", p.slug(), fmt.Sprintf("%s-seed%d-%s.txt", v.Name, seed, path.Base(rec.TestPath)))
 		if err := os.MkdirAll(filepath.Join(b.out, filepath.Dir(rel)), 0o755); err == nil {
 			if err := os.WriteFile(filepath.Join(b.out, rel), kept, 0o644); err == nil {
-				rec.TestFile = rel
+				rec.TestFile, rec.Results = rel, b.stamp
 			}
 		}
 	}
@@ -854,50 +904,60 @@ func (b *bench) measure(ctx context.Context, p *pair) error {
 		b.problem("%s: cling cbc counts %d coupled branches, cling pairs %d", p.name(), p.Hand.Coupled, p.Coupled)
 	}
 	for seed := int64(1); seed <= int64(b.opt.seeds); seed++ {
-		if err := b.runSeed(ctx, p, seed, b.opt.algorithms); err != nil {
+		if err := b.runSeed(ctx, p, seed, b.opt.variants); err != nil {
 			return err
 		}
 	}
-	// More seeds where a comparison with MOSA is not significant yet.
+	// More seeds where a comparison with the baseline is not significant
+	// yet.
 	if undecided := b.undecided(p); len(undecided) > 0 {
 		for seed := int64(b.opt.seeds) + 1; seed <= int64(b.opt.maxSeeds); seed++ {
-			if err := b.runSeed(ctx, p, seed, append([]string{"mosa"}, undecided...)); err != nil {
+			if err := b.runSeed(ctx, p, seed, undecided); err != nil {
 				return err
 			}
 		}
 	}
-	// Union of the hand-written tests with each MOSA file; the tests of
-	// seed 1 of each algorithm alone, as go test runs them.
+	// Union of the hand-written tests with the files (the baseline's, or
+	// every variant's); the tests of seed 1 of each variant alone, as go
+	// test runs them; the -measure steps of every file, also of stored
+	// runs that lack them when their saved file is still there.
 	for _, rec := range p.Runs {
-		if rec.stored || rec.Status != "ok" || rec.TestFile == "" || ctx.Err() != nil {
+		if rec.Status != "ok" || rec.TestFile == "" || ctx.Err() != nil {
 			continue
 		}
-		if err := b.checkRun(ctx, p, rec); err != nil {
-			return err
+		changed := false
+		if !rec.stored {
+			changed = b.checkRun(ctx, p, rec)
+		}
+		changed = b.measureRun(ctx, p, rec) || changed
+		if changed && ctx.Err() == nil {
+			if err := b.store.put(rec); err != nil {
+				return err
+			}
 		}
 	}
 	return ctx.Err()
 }
 
-// runSeed runs the algorithms on a pair with one seed, except the runs
-// the results file holds, and appends each new run to the file. The order
-// of the algorithms rotates with the seed, so that load and warm caches
-// favour none.
-func (b *bench) runSeed(ctx context.Context, p *pair, seed int64, algs []string) error {
-	for i := range algs {
-		alg := algs[(i+int(seed)-1)%len(algs)]
+// runSeed runs the variants on a pair with one seed, except the runs the
+// results file holds, and appends each new run to the file. The order of
+// the variants rotates with the seed, so that load and warm caches favour
+// none.
+func (b *bench) runSeed(ctx context.Context, p *pair, seed int64, vs []variant) error {
+	for i := range vs {
+		v := vs[(i+int(seed)-1)%len(vs)]
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		key := runKey{p.Mod.Path + "@" + p.Mod.Version, p.Caller, p.Callee, alg, seed, b.opt.budget.String(), b.opt.clingVersion}
+		key := v.runKey(p.Mod.Path+"@"+p.Mod.Version, p.Caller, p.Callee, seed, b.opt.budget.String(), b.opt.clingVersion)
 		if rec := b.store.done(key); rec != nil {
-			b.logf("%s: %s seed %d, budget %s: in the results file", p.name(), alg, seed, b.opt.budget)
+			b.logf("%s: %s seed %d, budget %s: in the results file", p.name(), v.Name, seed, b.opt.budget)
 			rec.stored = true
 			p.Runs = append(p.Runs, rec)
 			continue
 		}
-		b.logf("%s: %s seed %d, budget %s", p.name(), alg, seed, b.opt.budget)
-		rec := b.gen(ctx, p, alg, seed, b.opt.budget, "run")
+		b.logf("%s: %s seed %d, budget %s", p.name(), v.Name, seed, b.opt.budget)
+		rec := b.gen(ctx, p, v, seed, b.opt.budget, "run")
 		if ctx.Err() != nil {
 			return ctx.Err() // an interrupted run is not a result
 		}
@@ -912,41 +972,49 @@ func (b *bench) runSeed(ctx context.Context, p *pair, seed int64, algs []string)
 	return nil
 }
 
-// undecided returns the algorithms whose comparison with MOSA on p is not
-// significant (p ≥ alpha), if -max-seeds asks for more seeds.
-func (b *bench) undecided(p *pair) []string {
+// undecided returns the variants to run with more seeds, if -max-seeds
+// asks for them: those whose comparison with the baseline on p is not
+// significant (p ≥ alpha), and the baseline.
+func (b *bench) undecided(p *pair) []variant {
 	if b.opt.maxSeeds <= b.opt.seeds {
 		return nil
 	}
-	var out []string
-	for _, a := range summarize(p, b.opt.algorithms).Algs {
-		if a.Alg != "mosa" && !(a.MW.P < alpha) {
-			out = append(out, a.Alg)
+	var out []variant
+	sum := summarize(p, variantNames(b.opt.variants), b.opt.baseline)
+	for i, a := range sum.Vars {
+		if a.Name != b.opt.baseline && !(a.MW.P < alpha) {
+			out = append(out, b.opt.variants[i])
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	for _, v := range b.opt.variants {
+		if v.Name == b.opt.baseline {
+			out = append([]variant{v}, out...)
 		}
 	}
 	return out
 }
 
 // checkRun measures, for a run of this benchmark, the union of the
-// hand-written tests with its file (MOSA's runs) and its tests alone
-// (seed 1), and records the figures in the results file.
-func (b *bench) checkRun(ctx context.Context, p *pair, rec *runRecord) error {
-	if rec.Algorithm == "mosa" && p.Hand != nil {
+// hand-written tests with its file (the baseline's runs, or all with
+// -union all) and its tests alone (seed 1). It says whether it added
+// figures to the record.
+func (b *bench) checkRun(ctx context.Context, p *pair, rec *runRecord) bool {
+	if (b.opt.unionAll || rec.Variant == b.opt.baseline) && p.Hand != nil {
 		b.union(ctx, p, rec)
 	}
 	if rec.Seed == 1 {
 		b.alone(ctx, p, rec)
 	}
-	if rec.UnionCovered == nil && rec.AloneCovered == nil {
-		return nil
-	}
-	return b.store.put(rec)
+	return rec.UnionCovered != nil || rec.AloneCovered != nil
 }
 
 // union measures R's own tests with the run's file added.
 func (b *bench) union(ctx context.Context, p *pair, rec *runRecord) {
-	b.logf("%s: union with %s seed %d", p.name(), rec.Algorithm, rec.Seed)
-	out, r, err := b.withFile(ctx, p, rec, "")
+	b.logf("%s: union with %s seed %d", p.name(), rec.Variant, rec.Seed)
+	out, r, err := b.cbcWithFile(ctx, p, rec, "")
 	if err != nil {
 		b.problem("%s (with %s): %v", r.Display, rec.TestFile, err)
 		return
@@ -964,7 +1032,7 @@ func (b *bench) union(ctx context.Context, p *pair, rec *runRecord) {
 	}
 	rec.UnionCovered, rec.UnionAdded, rec.UnionLost = &union, &added, &lost
 	if lost > 0 {
-		p.Checks = append(p.Checks, fmt.Sprintf("%s seed %d: %d coupled branches covered by the hand-written tests alone are not covered with the generated file added", rec.Algorithm, rec.Seed, lost))
+		p.Checks = append(p.Checks, fmt.Sprintf("%s seed %d: %d coupled branches covered by the hand-written tests alone are not covered with the generated file added", rec.Variant, rec.Seed, lost))
 	}
 	if f := failedGenerated(out.Failed, b.readSaved(rec)); len(f) > 0 {
 		b.problem("%s (with %s): generated tests fail next to the hand-written ones: %s", r.Display, rec.TestFile, strings.Join(f, ", "))
@@ -978,8 +1046,8 @@ func (b *bench) alone(ctx context.Context, p *pair, rec *runRecord) {
 	if len(names) == 0 {
 		return
 	}
-	b.logf("%s: %s seed 1 tests alone", p.name(), rec.Algorithm)
-	out, r, err := b.withFile(ctx, p, rec, "^("+strings.Join(names, "|")+")$")
+	b.logf("%s: %s seed 1 tests alone", p.name(), rec.Variant)
+	out, r, err := b.cbcWithFile(ctx, p, rec, runRegex(names))
 	if err != nil {
 		b.problem("%s (with %s): %v", r.Display, rec.TestFile, err)
 		return
@@ -992,11 +1060,16 @@ func (b *bench) alone(ctx context.Context, p *pair, rec *runRecord) {
 	switch {
 	case alone < rec.FileCovered:
 		p.Checks = append(p.Checks, fmt.Sprintf("**%s seed 1: cling gen says its file covers %d coupled branches; cling cbc --run <its %d tests> measures only %d**",
-			rec.Algorithm, rec.FileCovered, len(names), alone))
+			rec.Variant, rec.FileCovered, len(names), alone))
 	case alone > rec.FileCovered:
 		p.Checks = append(p.Checks, fmt.Sprintf("%s seed 1: cling gen says its file covers %d coupled branches; cling cbc --run <its %d tests> measures %d (more: expected, gen counts only the branches each test was kept for)",
-			rec.Algorithm, rec.FileCovered, len(names), alone))
+			rec.Variant, rec.FileCovered, len(names), alone))
 	}
+}
+
+// runRegex is the go test -run pattern of exactly the named tests.
+func runRegex(names []string) string {
+	return "^(" + strings.Join(names, "|") + ")$"
 }
 
 // plainRerun runs failing hand-written tests again with a plain go test,
@@ -1007,7 +1080,7 @@ func (b *bench) plainRerun(ctx context.Context, p *pair, failed []string) string
 	for _, f := range failed {
 		names = append(names, regexp.QuoteMeta(f[strings.LastIndex(f, ".")+1:]))
 	}
-	r := b.run(ctx, p.Mod.Dir, p.Mod.Short, 30*time.Minute, "go", "test", "-count=1", "-run", "^("+strings.Join(names, "|")+")$", p.Caller)
+	r := b.run(ctx, p.Mod.Dir, p.Mod.Short, 30*time.Minute, "go", "test", "-count=1", "-run", runRegex(names), p.Caller)
 	b.clean(p.Mod, r.Display, "")
 	verdict := "they pass under a plain go test, so they fail only with cling's probes"
 	if r.Code != 0 {
@@ -1016,30 +1089,72 @@ func (b *bench) plainRerun(ctx context.Context, p *pair, failed []string) string
 	return strings.Join(failed, ", ") + "; " + verdict
 }
 
-// shorten abbreviates the --run regex in a displayed command.
+// shorten abbreviates the --run (-run, -test.run) regex of the generated
+// tests in a displayed command.
 func shorten(display string) string {
-	if i := strings.Index(display, "--run '^("); i >= 0 {
+	if i := strings.Index(display, "run '^("); i >= 0 {
+		i += len("run ")
 		if j := strings.Index(display[i:], ")$'"); j >= 0 {
-			return display[:i] + "--run '^(<generated tests>)$'" + display[i+j+3:]
+			return display[:i] + "'^(<generated tests>)$'" + display[i+j+3:]
 		}
 	}
 	return display
 }
 
+// readSaved returns the saved copy of a run's generated file, from the
+// results directory of the benchmark that ran it (nil if it is gone).
 func (b *bench) readSaved(rec *runRecord) []byte {
-	data, _ := os.ReadFile(filepath.Join(b.out, rec.TestFile))
+	if rec.TestFile == "" {
+		return nil
+	}
+	dir := b.out
+	if rec.Results != "" {
+		dir = filepath.Join(filepath.Dir(b.out), rec.Results)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, rec.TestFile))
 	return data
 }
 
-// withFile puts a run's generated file back into the module copy and runs
-// cling cbc on R's tests (or those matching run), then removes it again.
-func (b *bench) withFile(ctx context.Context, p *pair, rec *runRecord, run string) (*cbcOut, cmdResult, error) {
-	if err := os.WriteFile(rec.testPath, b.readSaved(rec), 0o644); err != nil {
-		return nil, cmdResult{Display: "writing " + rec.testPath}, err
+// testPath is where cling gen wrote the run's file in the module copy, or
+// "" if it wrote none.
+func (b *bench) testPath(p *pair, rec *runRecord) string {
+	if rec.TestPath == "" {
+		return ""
 	}
-	out, r, err := b.cbc(ctx, p.Mod, p.Caller, p.Callee, run)
+	return filepath.Join(p.Mod.Dir, filepath.FromSlash(rec.TestPath))
+}
+
+// withFile puts a run's generated file back into the module copy, runs a
+// command there, and takes the file out again (checking, as after every
+// command, that nothing else changed).
+func (b *bench) withFile(p *pair, rec *runRecord, command func() cmdResult) (cmdResult, error) {
+	dst := b.testPath(p, rec)
+	data := b.readSaved(rec)
+	if dst == "" || data == nil {
+		return cmdResult{Display: "restoring " + rec.TestFile}, errors.New("the saved file is gone")
+	}
+	if err := os.WriteFile(dst, data, 0o644); err != nil {
+		return cmdResult{Display: "writing " + dst}, err
+	}
+	r := command()
 	r.Display = shorten(r.Display)
-	b.clean(p.Mod, r.Display, rec.testPath)
+	b.clean(p.Mod, r.Display, dst)
+	return r, nil
+}
+
+// cbcWithFile runs cling cbc on R's tests (or those matching run) with a
+// run's generated file put back.
+func (b *bench) cbcWithFile(ctx context.Context, p *pair, rec *runRecord, run string) (*cbcOut, cmdResult, error) {
+	var out *cbcOut
+	var cbcErr error
+	r, err := b.withFile(p, rec, func() cmdResult {
+		var r cmdResult
+		out, r, cbcErr = b.cbc(ctx, p.Mod, p.Caller, p.Callee, run)
+		return r
+	})
+	if err == nil {
+		err = cbcErr
+	}
 	return out, r, err
 }
 
@@ -1094,7 +1209,16 @@ func (b *bench) writeRuns() error {
 	}
 	defer f.Close()
 	w := bufio.NewWriter(f)
-	fmt.Fprintln(w, "module,caller,callee,algorithm,seed,budget,cling,workers,status,coupled_branches,covered,cbc,file_covered,tests,dropped,evaluations,generations,search_seconds,wall_seconds,union_covered,union_added,union_lost,alone_covered,test_file,error")
+	header := "module,caller,callee,variant,flags,algorithm,seed,budget,cling,workers,status,coupled_branches,covered,cbc,file_covered,tests,dropped,evaluations,generations,search_seconds,wall_seconds,union_covered,union_added,union_lost,alone_covered,test_file,error"
+	// a column per figure of each measure of the benchmark
+	var figures [][2]string
+	for _, name := range b.opt.measures {
+		for _, f := range measures[name].Figures {
+			figures = append(figures, [2]string{name, f.Key})
+			header += "," + name + "_" + f.Key
+		}
+	}
+	fmt.Fprintln(w, header)
 	opt := func(p *int) string {
 		if p == nil {
 			return ""
@@ -1102,11 +1226,20 @@ func (b *bench) writeRuns() error {
 		return strconv.Itoa(*p)
 	}
 	for _, r := range recs {
-		fields := []string{r.Module, r.Caller, r.Callee, r.Algorithm, strconv.FormatInt(r.Seed, 10), r.Budget, r.Cling, strconv.Itoa(r.Workers), r.Status,
+		fields := []string{r.Module, r.Caller, r.Callee, r.Variant, r.Flags, r.Algorithm, strconv.FormatInt(r.Seed, 10), r.Budget, r.Cling, strconv.Itoa(r.Workers), r.Status,
 			strconv.Itoa(r.Coupled), strconv.Itoa(r.Covered), strconv.FormatFloat(r.CBC, 'f', 4, 64), strconv.Itoa(r.FileCovered),
 			strconv.Itoa(r.Tests), strconv.Itoa(len(r.Dropped)), strconv.Itoa(r.Evaluations), strconv.Itoa(r.Generations),
 			strconv.FormatFloat(r.SearchSeconds, 'f', 3, 64), strconv.FormatFloat(r.WallSeconds, 'f', 1, 64),
 			opt(r.UnionCovered), opt(r.UnionAdded), opt(r.UnionLost), opt(r.AloneCovered), r.TestFile, r.Error}
+		for _, f := range figures {
+			v := ""
+			if m := r.Measures[f[0]]; m != nil {
+				if x, ok := m.Figures[f[1]]; ok {
+					v = strconv.FormatFloat(x, 'g', -1, 64)
+				}
+			}
+			fields = append(fields, v)
+		}
 		for i, s := range fields {
 			if strings.ContainsAny(s, ",\"\n") {
 				fields[i] = `"` + strings.ReplaceAll(s, `"`, `""`) + `"`

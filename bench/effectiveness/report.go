@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -15,52 +14,64 @@ import (
 // alpha is the significance level of the verdicts.
 const alpha = 0.05
 
-// algSummary holds the statistics of one algorithm on one pair.
-type algSummary struct {
-	Alg string
+// varSummary holds the statistics of one variant on one pair.
+type varSummary struct {
+	Name string
 	// Covered and File are the coupled branches the search archive and
 	// the written file covered, per successful run; Rate the evaluations
 	// per second of search.
 	Covered, File, Rate []float64
 	Runs, Failed        int
-	// A12 and MW compare the covered counts with MOSA's: Â12 is the
-	// probability that a run of this algorithm covers more than a MOSA
-	// run.
+	// A12 and MW compare the covered counts with the baseline's: Â12 is
+	// the probability that a run of this variant covers more than a run
+	// of the baseline.
 	A12     float64
 	MW      mwResult
 	Verdict string
 }
 
-// pairSummary holds the statistics of one pair: one algSummary per
-// algorithm, in the order of the benchmark's algorithms.
+// pairSummary holds the statistics of one pair: one varSummary per
+// variant, in the order of the benchmark's variants.
 type pairSummary struct {
-	P            *pair
-	Algs         []*algSummary
-	UnionAdded   []float64
-	UnionCovered []float64
-	Coupled      int
+	P        *pair
+	Vars     []*varSummary
+	Coupled  int
+	Baseline string
 }
 
-// alg returns the summary of algorithm name, or nil.
-func (s pairSummary) alg(name string) *algSummary {
-	for _, a := range s.Algs {
-		if a.Alg == name {
+// variant returns the summary of the variant name, or nil.
+func (s pairSummary) variant(name string) *varSummary {
+	for _, a := range s.Vars {
+		if a.Name == name {
 			return a
 		}
 	}
 	return nil
 }
 
-func summarize(p *pair, algs []string) pairSummary {
-	s := pairSummary{P: p, Coupled: p.Coupled}
-	byAlg := map[string]*algSummary{}
-	for _, name := range algs {
-		a := &algSummary{Alg: name}
-		byAlg[name] = a
-		s.Algs = append(s.Algs, a)
+// runsOf returns the runs of the variant name on the pair.
+func (s pairSummary) runsOf(name string) []*runRecord {
+	var out []*runRecord
+	for _, r := range s.P.Runs {
+		if r.Variant == name {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// summarize gives the statistics of the named variants on p, each
+// compared with the baseline.
+func summarize(p *pair, names []string, baseline string) pairSummary {
+	s := pairSummary{P: p, Coupled: p.Coupled, Baseline: baseline}
+	byName := map[string]*varSummary{}
+	for _, name := range names {
+		a := &varSummary{Name: name}
+		byName[name] = a
+		s.Vars = append(s.Vars, a)
 	}
 	for _, r := range p.Runs {
-		a := byAlg[r.Algorithm]
+		a := byName[r.Variant]
 		if a == nil {
 			continue
 		}
@@ -77,22 +88,18 @@ func summarize(p *pair, algs []string) pairSummary {
 		if r.SearchSeconds > 0 {
 			a.Rate = append(a.Rate, float64(r.Evaluations)/r.SearchSeconds)
 		}
-		if r.Algorithm == "mosa" && r.UnionAdded != nil {
-			s.UnionAdded = append(s.UnionAdded, float64(*r.UnionAdded))
-			s.UnionCovered = append(s.UnionCovered, float64(*r.UnionCovered))
-		}
 	}
 	if s.Coupled == 0 && p.Hand != nil {
 		s.Coupled = p.Hand.Coupled
 	}
-	mosa := byAlg["mosa"]
-	for _, a := range s.Algs {
+	base := byName[baseline]
+	for _, a := range s.Vars {
 		a.A12, a.MW, a.Verdict = math.NaN(), mwResult{P: math.NaN()}, "—"
-		if a == mosa || mosa == nil {
+		if a == base || base == nil {
 			continue
 		}
-		a.A12, a.MW = a12(a.Covered, mosa.Covered), mannWhitney(a.Covered, mosa.Covered)
-		a.Verdict = verdict(a.Covered, mosa.Covered, a.A12, a.MW)
+		a.A12, a.MW = a12(a.Covered, base.Covered), mannWhitney(a.Covered, base.Covered)
+		a.Verdict = verdict(a.Covered, base.Covered, a.A12, a.MW)
 	}
 	return s
 }
@@ -125,6 +132,14 @@ func num(x float64, prec int) string {
 	return fmt.Sprintf("%.*f", prec, x)
 }
 
+// withUnit formats x with a unit ("n/a" without one for NaN).
+func withUnit(x float64, prec int, unit string) string {
+	if math.IsNaN(x) {
+		return "n/a"
+	}
+	return num(x, prec) + " " + unit
+}
+
 func minMax(xs []float64) string {
 	if len(xs) == 0 {
 		return "n/a"
@@ -150,12 +165,20 @@ func pValue(r mwResult) string {
 	return s
 }
 
+// effect formats an Â12 value with its magnitude.
+func effect(a float64) string {
+	if math.IsNaN(a) {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.2f (%s)", a, a12Magnitude(a))
+}
+
 // report renders the markdown report of the first done pairs.
 func (b *bench) report(done int) string {
 	var w strings.Builder
 	n := b.opt.seeds
-	algs := b.opt.algorithms
-	fmt.Fprintf(&w, "## Effectiveness: %s\n\n", title(algs))
+	vs, base := b.opt.variants, b.opt.baseline
+	fmt.Fprintf(&w, "## Effectiveness: %s\n\n", title(vs, base))
 	if done < len(b.pairs) {
 		fmt.Fprintf(&w, "**Partial report: %d of %d pairs measured.**\n\n", done, len(b.pairs))
 	}
@@ -169,6 +192,7 @@ func (b *bench) report(done int) string {
 		mods = append(mods, m.Path+"@"+m.Version)
 	}
 	fmt.Fprintf(&w, "- modules: %s (fetched from the module proxy, measured in copies)\n", strings.Join(mods, ", "))
+	w.WriteString(variantLines(vs, base, fmt.Sprintf(" --seed S --budget %s --workers %d", b.opt.budget, b.opt.workers)))
 	runs, stored := 0, 0
 	for _, p := range b.pairs[:done] {
 		for _, r := range p.Runs {
@@ -180,84 +204,39 @@ func (b *bench) report(done int) string {
 	}
 	more := ""
 	if b.opt.maxSeeds > n {
-		more = fmt.Sprintf(", up to %d where an algorithm's comparison with MOSA was not significant", b.opt.maxSeeds)
+		more = fmt.Sprintf(", up to %d where a variant's comparison with %s was not significant", b.opt.maxSeeds, base)
 	}
-	fmt.Fprintf(&w, "- per pair and algorithm: `cling gen --caller R --callee E --algorithm %s --seed S --budget %s --workers %d` for S = 1..%d%s; the order of the algorithms rotates with the seed; %d runs in all (%d from the results file `%s`), %s wall time\n",
-		strings.Join(algs, "|"), b.opt.budget, b.opt.workers, n, more, runs, stored, b.opt.store, time.Since(b.started).Round(time.Second))
+	fmt.Fprintf(&w, "- seeds S = 1..%d%s; the order of the variants rotates with the seed; %d runs in all (%d from the results file `%s`), %s wall time\n",
+		n, more, runs, stored, b.opt.store, time.Since(b.started).Round(time.Second))
+	if len(b.opt.measures) > 0 {
+		var docs []string
+		for _, name := range b.opt.measures {
+			docs = append(docs, name+": "+measures[name].Doc)
+		}
+		fmt.Fprintf(&w, "- measured per written file: %s\n", strings.Join(docs, "; "))
+	}
 	fmt.Fprintf(&w, "- command: `%s`\n\n", shellJoin(append([]string{"bench/effectiveness/run.sh"}, b.opt.args...)))
 
 	sums := make([]pairSummary, done)
 	for i, p := range b.pairs[:done] {
-		sums[i] = summarize(p, algs)
+		sums[i] = summarize(p, variantNames(vs), base)
 	}
-	w.WriteString(comparison(sums, algs))
+	w.WriteString(comparison(sums, vs))
 
-	fmt.Fprintf(&w, "\n### Hand-written tests\n\n")
-	fmt.Fprintf(&w, "| pair | coupled branches | hand-written CBC | union gain (MOSA) |\n|---|---:|---:|---:|\n")
-	for _, s := range sums {
-		hand := "n/a"
-		if s.P.Hand != nil {
-			hand = fmt.Sprintf("%s (%d)", pct(float64(s.P.Hand.Covered), s.P.Hand.Coupled), s.P.Hand.Covered)
-		}
-		union := "n/a"
-		if len(s.UnionAdded) > 0 {
-			union = fmt.Sprintf("+%s → %s", num(mean(s.UnionAdded), 1), pct(mean(s.UnionCovered), s.Coupled))
-		}
-		fmt.Fprintf(&w, "| %s | %d | %s | %s |\n", s.P.name(), s.Coupled, hand, union)
-	}
-	fmt.Fprintf(&w, `
-**hand-written CBC** is `+"`cling cbc`"+` of R's own tests (covered count in
-parentheses). **union gain** is the number of coupled branches that R's own
-tests plus one generated MOSA file cover beyond R's own tests alone, mean over
-the MOSA files of this benchmark (each file put into R's directory in turn and
-`+"`cling cbc`"+` run again), and the CBC of that union (mean).
-`)
-
-	// Details.
-	fmt.Fprintf(&w, "\n### Runs in detail\n\n")
-	fmt.Fprintf(&w, "Means over the successful runs; covered = search archive (min–max); file = coupled branches the written, verified file covers; evaluations = test executions in the search.\n\n")
-	fmt.Fprintf(&w, "| pair | algorithm | runs ok | covered (min–max) | file covered | tests | tests dropped | evaluations | generations | wall time |\n")
-	fmt.Fprintf(&w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-	for _, s := range sums {
-		for _, alg := range algs {
-			var cov, file, tests, drops, evals, gens, wall []float64
-			total := 0
-			for _, r := range s.P.Runs {
-				if r.Algorithm != alg {
-					continue
-				}
-				total++
-				if r.Status != "ok" {
-					continue
-				}
-				cov = append(cov, float64(r.Covered))
-				file = append(file, float64(r.FileCovered))
-				tests = append(tests, float64(r.Tests))
-				drops = append(drops, float64(len(r.Dropped)))
-				evals = append(evals, float64(r.Evaluations))
-				gens = append(gens, float64(r.Generations))
-				wall = append(wall, r.WallSeconds)
-			}
-			fmt.Fprintf(&w, "| %s | %s | %d/%d | %s (%s) | %s | %s | %s | %s | %s | %ss |\n",
-				s.P.name(), alg, len(cov), total, num(mean(cov), 1), minMax(cov), num(mean(file), 1),
-				num(mean(tests), 1), num(mean(drops), 1), num(mean(evals), 0), num(mean(gens), 0), num(mean(wall), 0))
-		}
-	}
-
-	// Losses get the figures that usually explain them.
+	// Wins over the baseline get the figures that usually explain them.
 	var notes []string
 	for _, s := range sums {
-		mosa := s.alg("mosa")
-		for _, a := range s.Algs {
-			if a.Verdict != "better" || mosa == nil {
+		bs := s.variant(base)
+		for _, a := range s.Vars {
+			if a.Verdict != "better" || bs == nil {
 				continue
 			}
-			notes = append(notes, fmt.Sprintf("- %s: %s covers more than MOSA, Â12 = %.2f; it executed %s tests per second against MOSA's %s. Explain before recording.",
-				s.P.name(), a.Alg, a.A12, num(mean(a.Rate), 0), num(mean(mosa.Rate), 0)))
+			notes = append(notes, fmt.Sprintf("- %s: %s covers more than %s, Â12 = %.2f; it executed %s tests per second against %s's %s. Explain before recording.",
+				s.P.name(), a.Name, base, a.A12, num(mean(a.Rate), 0), base, num(mean(bs.Rate), 0)))
 		}
 	}
 	if len(notes) > 0 {
-		fmt.Fprintf(&w, "\n### Pairs where an algorithm is ahead of MOSA\n\n%s\n", strings.Join(notes, "\n"))
+		fmt.Fprintf(&w, "\n### Pairs where a variant is ahead of %s\n\n%s\n", base, strings.Join(notes, "\n"))
 	}
 
 	var checks []string
@@ -267,7 +246,7 @@ the MOSA files of this benchmark (each file put into R's directory in turn and
 		}
 	}
 	fmt.Fprintf(&w, "\n### Consistency checks\n\n")
-	fmt.Fprintf(&w, "The tests of seed 1 of each algorithm are also run alone under `cling cbc --run '^(<their names>)$'` and compared with what `cling gen` reported for its file; with each generated MOSA file added, R's own tests must still cover what they covered alone. Runs taken from the results file are not checked again.\n\n")
+	fmt.Fprintf(&w, "The tests of seed 1 of each variant are also run alone under `cling cbc --run '^(<their names>)$'` and compared with what `cling gen` reported for its file; with each generated file added, R's own tests must still cover what they covered alone. Runs taken from the results file are not checked again.\n\n")
 	if len(checks) == 0 {
 		fmt.Fprintf(&w, "All agree.\n")
 	} else {
@@ -286,30 +265,82 @@ the MOSA files of this benchmark (each file put into R's directory in turn and
 	return w.String()
 }
 
-// title names what a report compares.
-func title(algs []string) string {
-	if len(algs) == 2 && algs[0] == "mosa" && algs[1] == "random" {
-		return "MOSA against random search"
+// variantLines describes the variants, one line each with the cling gen
+// command it runs (suffix: the flags every run adds).
+func variantLines(vs []variant, base, suffix string) string {
+	var w strings.Builder
+	for _, v := range vs {
+		role := ""
+		if v.Name == base {
+			role = " (baseline)"
+		}
+		fmt.Fprintf(&w, "- %s%s: `cling gen --caller R --callee E %s%s`\n", v.Name, role, v.flagString(), suffix)
 	}
-	return "search algorithms against MOSA"
+	return w.String()
 }
 
-// comparison renders the tables that compare the algorithms: coverage
-// per algorithm, every algorithm against MOSA, the ordering the study of
+// title names what a report compares.
+func title(vs []variant, base string) string {
+	pure := true
+	for _, v := range vs {
+		pure = pure && v.pure()
+	}
+	switch names := variantNames(vs); {
+	case pure && base == "mosa" && len(names) == 2 && names[0] == "mosa" && names[1] == "random":
+		return "MOSA against random search"
+	case pure:
+		return "search algorithms against " + base
+	}
+	var others []string
+	for _, v := range vs {
+		if v.Name != base {
+			others = append(others, v.Name)
+		}
+	}
+	if len(others) == 0 {
+		return base
+	}
+	return strings.Join(others, ", ") + " against " + base
+}
+
+// randomVariant is the name of the variant that is plain random search
+// (--algorithm=random and nothing else), or "".
+func randomVariant(vs []variant) string {
+	for _, v := range vs {
+		if v.flagString() == "--algorithm=random" {
+			return v.Name
+		}
+	}
+	return ""
+}
+
+// comparison renders the tables that compare the variants: coverage per
+// variant, every variant against the baseline, the ordering the study of
 // whole-suite generation found (WSA ≥ WS > OneGoal), the coverage of the
-// written files, and the search speed.
-func comparison(sums []pairSummary, algs []string) string {
+// written files, the figures of the measures, the search speed, the
+// hand-written tests and their union with the generated ones, and the
+// runs in detail.
+func comparison(sums []pairSummary, vs []variant) string {
 	var w strings.Builder
+	names := variantNames(vs)
+	base := ""
+	if len(sums) > 0 {
+		base = sums[0].Baseline
+	}
 	fmt.Fprintf(&w, "### Coupled-branch coverage\n\n")
-	fmt.Fprintf(&w, "Mean CBC of the search archive per algorithm (successful runs in parentheses).\n\n")
-	fmt.Fprintf(&w, "| pair | coupled branches | %s |\n|---|---:|%s\n", strings.Join(algs, " | "), strings.Repeat("---:|", len(algs)))
-	overall := make([][]float64, len(algs))
+	fmt.Fprintf(&w, "Mean CBC of the search archive per variant ± its standard deviation across seeds (percentage points), successful runs in parentheses.\n\n")
+	fmt.Fprintf(&w, "| pair | coupled branches | %s |\n|---|---:|%s\n", strings.Join(names, " | "), strings.Repeat("---:|", len(names)))
+	overall := make([][]float64, len(names))
 	for _, s := range sums {
 		var cells []string
-		for i, a := range s.Algs {
+		for i, a := range s.Vars {
 			c := "n/a"
 			if len(a.Covered) > 0 {
-				c = fmt.Sprintf("%s (%d)", pct(mean(a.Covered), s.Coupled), len(a.Covered))
+				sd := ""
+				if len(a.Covered) > 1 {
+					sd = " ± " + num(100*stddev(a.Covered)/float64(s.Coupled), 1)
+				}
+				c = fmt.Sprintf("%s%s (%d)", pct(mean(a.Covered), s.Coupled), sd, len(a.Covered))
 				overall[i] = append(overall[i], mean(a.Covered)/float64(s.Coupled))
 			}
 			cells = append(cells, c)
@@ -317,49 +348,22 @@ func comparison(sums []pairSummary, algs []string) string {
 		fmt.Fprintf(&w, "| %s | %d | %s |\n", s.P.name(), s.Coupled, strings.Join(cells, " | "))
 	}
 	var cells []string
-	for i := range algs {
+	for i := range names {
 		cells = append(cells, pct(mean(overall[i]), 1))
 	}
 	fmt.Fprintf(&w, "| **mean over pairs** | | %s |\n", strings.Join(cells, " | "))
 
-	fmt.Fprintf(&w, "\n### Against MOSA\n\n")
-	fmt.Fprintf(&w, "Â12 is the probability that a run of the algorithm covers more coupled branches than a MOSA run (ties half; 0.5: no difference); p is the two-sided Mann-Whitney U test, exact; **result**: better (worse) than MOSA when p < %.2f and Â12 > 0.5 (< 0.5), tie otherwise.\n\n", alpha)
-	fmt.Fprintf(&w, "| pair | algorithm | runs | Â12 | p | result |\n|---|---|---:|---:|---:|---|\n")
-	tally := map[string][3]int{}
-	for _, s := range sums {
-		for _, a := range s.Algs {
-			if a.Alg == "mosa" {
-				continue
-			}
-			fmt.Fprintf(&w, "| %s | %s | %d | %s | %s | %s |\n", s.P.name(), a.Alg, len(a.Covered), effect(a.A12), pValue(a.MW), a.Verdict)
-			t := tally[a.Alg]
-			switch a.Verdict {
-			case "better":
-				t[0]++
-			case "tie":
-				t[1]++
-			case "worse":
-				t[2]++
-			}
-			tally[a.Alg] = t
-		}
-	}
-	w.WriteString("\n")
-	for _, alg := range algs {
-		if alg == "mosa" {
-			continue
-		}
-		t := tally[alg]
-		fmt.Fprintf(&w, "- %s: better than MOSA on %d pairs, tie on %d, worse on %d (of %d).\n", alg, t[0], t[1], t[2], len(sums))
+	if len(names) > 1 {
+		w.WriteString(againstBaseline(sums, names, base))
 	}
 
-	if slices.Contains(algs, "ws") && (slices.Contains(algs, "wsa") || slices.Contains(algs, "onegoal")) {
+	if has := func(n string) bool { return contains(names, n) }; has("ws") && (has("wsa") || has("onegoal")) {
 		fmt.Fprintf(&w, "\n### The whole-suite ordering: WSA ≥ WS > OneGoal?\n\n")
 		fmt.Fprintf(&w, "| pair | WSA vs WS: Â12 | p | result | WS vs OneGoal: Â12 | p | result |\n|---|---:|---:|---|---:|---:|---|\n")
 		for _, s := range sums {
 			var cells []string
-			for _, vs := range [][2]string{{"wsa", "ws"}, {"ws", "onegoal"}} {
-				x, y := s.alg(vs[0]), s.alg(vs[1])
+			for _, pair := range [][2]string{{"wsa", "ws"}, {"ws", "onegoal"}} {
+				x, y := s.variant(pair[0]), s.variant(pair[1])
 				if x == nil || y == nil {
 					cells = append(cells, "n/a", "n/a", "n/a")
 					continue
@@ -372,30 +376,41 @@ func comparison(sums []pairSummary, algs []string) string {
 	}
 
 	fmt.Fprintf(&w, "\n### The written files\n\n")
-	fmt.Fprintf(&w, "Mean CBC of the written files (after minimisation and verification: what a user gets), and Â12 and p of the file coverage against MOSA's.\n\n")
-	fmt.Fprintf(&w, "| pair | algorithm | file CBC | Â12 | p |\n|---|---|---:|---:|---:|\n")
+	fmt.Fprintf(&w, "Mean CBC of the written files (after minimisation and verification: what a user gets), and Â12 and p of the file coverage against %s's.\n\n", base)
+	fmt.Fprintf(&w, "| pair | variant | file CBC | Â12 | p |\n|---|---|---:|---:|---:|\n")
 	for _, s := range sums {
-		mosa := s.alg("mosa")
-		for _, a := range s.Algs {
+		bs := s.variant(base)
+		for _, a := range s.Vars {
 			e, p := "—", "—"
-			if a.Alg != "mosa" && mosa != nil {
-				e, p = effect(a12(a.File, mosa.File)), pValue(mannWhitney(a.File, mosa.File))
+			if a.Name != base && bs != nil {
+				e, p = effect(a12(a.File, bs.File)), pValue(mannWhitney(a.File, bs.File))
 			}
-			fmt.Fprintf(&w, "| %s | %s | %s | %s | %s |\n", s.P.name(), a.Alg, pct(mean(a.File), s.Coupled), e, p)
+			fmt.Fprintf(&w, "| %s | %s | %s | %s | %s |\n", s.P.name(), a.Name, pct(mean(a.File), s.Coupled), e, p)
 		}
 	}
 
+	w.WriteString(measureTables(sums))
+
+	random := randomVariant(vs)
 	fmt.Fprintf(&w, "\n### Search speed\n\n")
-	fmt.Fprintf(&w, "Test executions per second of search (mean over runs), and in parentheses relative to random search on the same pair.\n\n")
-	fmt.Fprintf(&w, "| pair | %s |\n|---|%s\n", strings.Join(algs, " | "), strings.Repeat("---:|", len(algs)))
-	ratios := make([][]float64, len(algs))
+	if random != "" {
+		which := ""
+		if random != "random" {
+			which = " (" + random + ")"
+		}
+		fmt.Fprintf(&w, "Test executions per second of search (mean over runs), and in parentheses relative to random search%s on the same pair.\n\n", which)
+	} else {
+		fmt.Fprintf(&w, "Test executions per second of search (mean over runs).\n\n")
+	}
+	fmt.Fprintf(&w, "| pair | %s |\n|---|%s\n", strings.Join(names, " | "), strings.Repeat("---:|", len(names)))
+	ratios := make([][]float64, len(names))
 	for _, s := range sums {
-		random := s.alg("random")
+		rs := s.variant(random)
 		var cells []string
-		for i, a := range s.Algs {
+		for i, a := range s.Vars {
 			c := num(mean(a.Rate), 0)
-			if random != nil && len(random.Rate) > 0 && len(a.Rate) > 0 {
-				r := mean(a.Rate) / mean(random.Rate)
+			if rs != nil && len(rs.Rate) > 0 && len(a.Rate) > 0 {
+				r := mean(a.Rate) / mean(rs.Rate)
 				ratios[i] = append(ratios[i], r)
 				c += fmt.Sprintf(" (%.2f×)", r)
 			}
@@ -403,25 +418,270 @@ func comparison(sums []pairSummary, algs []string) string {
 		}
 		fmt.Fprintf(&w, "| %s | %s |\n", s.P.name(), strings.Join(cells, " | "))
 	}
-	cells = cells[:0]
-	for i := range algs {
-		cells = append(cells, num(mean(ratios[i]), 2)+"×")
+	if random != "" {
+		cells = cells[:0]
+		for i := range names {
+			cells = append(cells, num(mean(ratios[i]), 2)+"×")
+		}
+		fmt.Fprintf(&w, "| **mean relative to random** | %s |\n", strings.Join(cells, " | "))
 	}
-	fmt.Fprintf(&w, "| **mean relative to random** | %s |\n", strings.Join(cells, " | "))
+
+	w.WriteString(handTable(sums, names))
+
+	fmt.Fprintf(&w, "\n### Runs in detail\n\n")
+	fmt.Fprintf(&w, "Means over the successful runs; covered = search archive ± its standard deviation across seeds (min–max); file = coupled branches the written, verified file covers; evaluations = test executions in the search.\n\n")
+	fmt.Fprintf(&w, "| pair | variant | runs ok | covered ± sd (min–max) | file covered | tests | tests dropped | evaluations | generations | wall time |\n")
+	fmt.Fprintf(&w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, s := range sums {
+		for _, name := range names {
+			var cov, file, tests, drops, evals, gens, wall []float64
+			total := 0
+			for _, r := range s.runsOf(name) {
+				total++
+				if r.Status != "ok" {
+					continue
+				}
+				cov = append(cov, float64(r.Covered))
+				file = append(file, float64(r.FileCovered))
+				tests = append(tests, float64(r.Tests))
+				drops = append(drops, float64(len(r.Dropped)))
+				evals = append(evals, float64(r.Evaluations))
+				gens = append(gens, float64(r.Generations))
+				wall = append(wall, r.WallSeconds)
+			}
+			fmt.Fprintf(&w, "| %s | %s | %d/%d | %s ± %s (%s) | %s | %s | %s | %s | %s | %ss |\n",
+				s.P.name(), name, len(cov), total, num(mean(cov), 1), num(stddev(cov), 1), minMax(cov), num(mean(file), 1),
+				num(mean(tests), 1), num(mean(drops), 1), num(mean(evals), 0), num(mean(gens), 0), num(mean(wall), 0))
+		}
+	}
 	return w.String()
 }
 
-// effect formats an Â12 value with its magnitude.
-func effect(a float64) string {
-	if math.IsNaN(a) {
-		return "n/a"
+// againstBaseline renders the comparison of every variant's coverage
+// with the baseline's, and the tally of the verdicts.
+func againstBaseline(sums []pairSummary, names []string, base string) string {
+	var w strings.Builder
+	fmt.Fprintf(&w, "\n### Against %s\n\n", base)
+	fmt.Fprintf(&w, "Â12 is the probability that a run of the variant covers more coupled branches than a run of %s (ties half; 0.5: no difference); p is the two-sided Mann-Whitney U test, exact; **result**: better (worse) than %s when p < %.2f and Â12 > 0.5 (< 0.5), tie otherwise.\n\n", base, base, alpha)
+	fmt.Fprintf(&w, "| pair | variant | runs | Â12 | p | result |\n|---|---|---:|---:|---:|---|\n")
+	tally := map[string][3]int{}
+	for _, s := range sums {
+		for _, a := range s.Vars {
+			if a.Name == base {
+				continue
+			}
+			fmt.Fprintf(&w, "| %s | %s | %d | %s | %s | %s |\n", s.P.name(), a.Name, len(a.Covered), effect(a.A12), pValue(a.MW), a.Verdict)
+			t := tally[a.Name]
+			switch a.Verdict {
+			case "better":
+				t[0]++
+			case "tie":
+				t[1]++
+			case "worse":
+				t[2]++
+			}
+			tally[a.Name] = t
+		}
 	}
-	return fmt.Sprintf("%.2f (%s)", a, a12Magnitude(a))
+	w.WriteString("\n")
+	for _, name := range names {
+		if name == base {
+			continue
+		}
+		t := tally[name]
+		fmt.Fprintf(&w, "- %s: better than %s on %d pairs, tie on %d, worse on %d (of %d).\n", name, base, t[0], t[1], t[2], len(sums))
+	}
+
+	return w.String()
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// handTable renders the coverage of the hand-written tests and, for each
+// variant whose files were measured with them, the union gain; nothing if
+// there is neither.
+func handTable(sums []pairSummary, names []string) string {
+	var withUnion []string
+	for _, name := range names {
+		for _, s := range sums {
+			if unionOf(s.runsOf(name)) != nil && !contains(withUnion, name) {
+				withUnion = append(withUnion, name)
+			}
+		}
+	}
+	hand := false
+	for _, s := range sums {
+		hand = hand || s.P.Hand != nil
+	}
+	if !hand && len(withUnion) == 0 {
+		return ""
+	}
+	var w strings.Builder
+	fmt.Fprintf(&w, "\n### Hand-written tests\n\n")
+	fmt.Fprintf(&w, "| pair | coupled branches | hand-written CBC |")
+	for _, name := range withUnion {
+		fmt.Fprintf(&w, " union gain (%s) |", name)
+	}
+	fmt.Fprintf(&w, "\n|---|---:|---:|%s\n", strings.Repeat("---:|", len(withUnion)))
+	for _, s := range sums {
+		handCovered, handCoupled := -1, s.Coupled
+		if s.P.Hand != nil {
+			handCovered, handCoupled = s.P.Hand.Covered, s.P.Hand.Coupled
+		}
+		var cells []string
+		for _, name := range withUnion {
+			u := unionOf(s.runsOf(name))
+			if u == nil {
+				cells = append(cells, "n/a")
+				continue
+			}
+			cells = append(cells, fmt.Sprintf("+%s → %s", num(mean(u.added), 1), pct(mean(u.covered), s.Coupled)))
+			if handCovered < 0 {
+				// what the hand-written tests cover, from a union:
+				// the union less what it added plus what it lost
+				handCovered = u.hand
+			}
+		}
+		hc := "n/a"
+		if handCovered >= 0 {
+			hc = fmt.Sprintf("%s (%d)", pct(float64(handCovered), handCoupled), handCovered)
+		}
+		row := append([]string{s.P.name(), fmt.Sprint(s.Coupled), hc}, cells...)
+		fmt.Fprintf(&w, "| %s |\n", strings.Join(row, " | "))
+	}
+	fmt.Fprintf(&w, `
+**hand-written CBC** is `+"`cling cbc`"+` of R's own tests (covered count in
+parentheses). **union gain** is the number of coupled branches that R's own
+tests plus one generated file of the variant cover beyond R's own tests
+alone, mean over the variant's files (each file put into R's directory in
+turn and `+"`cling cbc`"+` run again), and the CBC of that union (mean).
+`)
+	return w.String()
+}
+
+// unionFigures are the union measurements of a variant's runs on a pair.
+type unionFigures struct {
+	added, covered []float64
+	// hand is what the hand-written tests alone cover.
+	hand int
+}
+
+// unionOf collects the union figures of runs, or returns nil if none has
+// them.
+func unionOf(runs []*runRecord) *unionFigures {
+	var u *unionFigures
+	for _, r := range runs {
+		if r.Status != "ok" || r.UnionAdded == nil || r.UnionCovered == nil {
+			continue
+		}
+		if u == nil {
+			u = &unionFigures{}
+		}
+		u.added = append(u.added, float64(*r.UnionAdded))
+		u.covered = append(u.covered, float64(*r.UnionCovered))
+		lost := 0
+		if r.UnionLost != nil {
+			lost = *r.UnionLost
+		}
+		u.hand = *r.UnionCovered - *r.UnionAdded + lost
+	}
+	return u
+}
+
+// measureTables renders a table per measure that the runs hold: per pair
+// and variant the mean of every figure over the measured runs, and for
+// the compared figures Â12 and p against the baseline.
+func measureTables(sums []pairSummary) string {
+	var w strings.Builder
+	for _, name := range sortedMeasures() {
+		m := measures[name]
+		present := false
+		for _, s := range sums {
+			for _, r := range s.P.Runs {
+				present = present || r.Measures[name] != nil
+			}
+		}
+		if !present {
+			continue
+		}
+		var compared []figure
+		for _, f := range m.Figures {
+			if f.Compared {
+				compared = append(compared, f)
+			}
+		}
+		base := sums[0].Baseline
+		fmt.Fprintf(&w, "\n### Measure %s\n\n", name)
+		fmt.Fprintf(&w, "%s: means over the measured runs", m.Doc)
+		if len(compared) > 0 {
+			fmt.Fprintf(&w, "; Â12 is the probability that the figure of a run of the variant is larger than that of a run of %s (ties half), p the two-sided Mann-Whitney U test", base)
+		}
+		fmt.Fprintf(&w, ".\n\n| pair | variant | measured |")
+		for _, f := range m.Figures {
+			fmt.Fprintf(&w, " %s |", f.Label)
+		}
+		for _, f := range compared {
+			fmt.Fprintf(&w, " %s: Â12 | p |", f.Label)
+		}
+		fmt.Fprintf(&w, "\n|---|---|---:|%s\n", strings.Repeat("---:|", len(m.Figures)+2*len(compared)))
+		for _, s := range sums {
+			values := func(variant, key string) []float64 {
+				var xs []float64
+				for _, r := range s.runsOf(variant) {
+					if mm := r.Measures[name]; r.Status == "ok" && mm != nil && mm.Error == "" {
+						if x, ok := mm.Figures[key]; ok {
+							xs = append(xs, x)
+						}
+					}
+				}
+				return xs
+			}
+			for _, a := range s.Vars {
+				measured, failed := 0, 0
+				for _, r := range s.runsOf(a.Name) {
+					if mm := r.Measures[name]; r.Status == "ok" && mm != nil {
+						measured++
+						if mm.Error != "" {
+							failed++
+						}
+					}
+				}
+				count := fmt.Sprint(measured - failed)
+				if failed > 0 {
+					count += fmt.Sprintf(" + %d failed", failed)
+				}
+				cells := []string{s.P.name(), a.Name, count}
+				for _, f := range m.Figures {
+					cells = append(cells, f.Format(mean(values(a.Name, f.Key))))
+				}
+				for _, f := range compared {
+					if a.Name == base {
+						cells = append(cells, "—", "—")
+						continue
+					}
+					x, y := values(a.Name, f.Key), values(base, f.Key)
+					cells = append(cells, effect(a12(x, y)), pValue(mannWhitney(x, y)))
+				}
+				fmt.Fprintf(&w, "| %s |\n", strings.Join(cells, " | "))
+			}
+		}
+	}
+	return w.String()
 }
 
 // storedReport renders the comparison tables from the results file alone:
 // the runs of budget opt.budget by cling opt.clingVersion (by default the
-// cling of the file's last run with that budget), grouped by pair.
+// cling of the file's last run with that budget), grouped by pair, of
+// every variant they hold (or those of -algorithms and -variants),
+// compared with -baseline (by default mosa if present, else the first
+// variant).
 func storedReport(out io.Writer, opt *options) error {
 	st, err := openStore(opt.store)
 	if err != nil {
@@ -433,11 +693,41 @@ func storedReport(out io.Writer, opt *options) error {
 			cling = r.Cling
 		}
 	}
+	var recs []*runRecord
+	for _, r := range st.records() {
+		if r.Budget == opt.budget.String() && r.Cling == cling {
+			recs = append(recs, r)
+		}
+	}
+	if len(recs) == 0 {
+		return fmt.Errorf("%s holds no run with budget %s", opt.store, opt.budget)
+	}
+	vs, err := storedVariants(recs, opt)
+	if err != nil {
+		return err
+	}
+	base, err := chooseBaseline(vs, opt.baseline)
+	if err != nil {
+		return err
+	}
+	if !opt.variantsSet {
+		// the baseline first
+		for i, v := range vs {
+			if v.Name == base {
+				vs = append(append([]variant{v}, vs[:i]...), vs[i+1:]...)
+				break
+			}
+		}
+	}
+	selected := map[[2]string]bool{}
+	for _, v := range vs {
+		selected[[2]string{v.Name, v.flagString()}] = true
+	}
 	var pairs []*pair
 	byKey := map[string]*pair{}
-	present := map[string]bool{}
-	for _, r := range st.records() {
-		if r.Budget != opt.budget.String() || r.Cling != cling {
+	runs := 0
+	for _, r := range recs {
+		if !selected[[2]string{r.Variant, r.Flags}] {
 			continue
 		}
 		k := r.Module + " " + r.Caller + " " + r.Callee
@@ -450,32 +740,61 @@ func storedReport(out io.Writer, opt *options) error {
 			pairs = append(pairs, p)
 		}
 		p.Runs = append(p.Runs, r)
-		present[r.Algorithm] = true
+		runs++
 	}
-	if len(pairs) == 0 {
-		return fmt.Errorf("%s holds no run with budget %s", opt.store, opt.budget)
-	}
-	algs := opt.algorithms
-	if !opt.algorithmsSet {
-		algs = []string{"mosa"}
-		for _, a := range []string{"dynamosa", "wsa", "ws", "onegoal", "random"} {
-			if present[a] {
-				algs = append(algs, a)
-			}
-		}
-	}
-	runs := 0
 	sums := make([]pairSummary, len(pairs))
 	for i, p := range pairs {
-		sums[i] = summarize(p, algs)
-		runs += len(p.Runs)
+		sums[i] = summarize(p, variantNames(vs), base)
 	}
-	fmt.Fprintf(out, "## Effectiveness: %s\n\n", title(algs))
-	fmt.Fprintf(out, "- from the results file `%s`: %d runs of `cling gen --algorithm %s --budget %s` on %d pairs; cling %s\n",
-		opt.store, runs, strings.Join(algs, "|"), opt.budget, len(pairs), cling)
+	fmt.Fprintf(out, "## Effectiveness: %s\n\n", title(vs, base))
+	fmt.Fprintf(out, "- from the results file `%s`: %d runs with budget %s on %d pairs; cling %s\n", opt.store, runs, opt.budget, len(pairs), cling)
+	io.WriteString(out, variantLines(vs, base, ""))
 	fmt.Fprintf(out, "- command: `%s`\n\n", shellJoin(append([]string{"bench/effectiveness/run.sh"}, opt.args...)))
-	_, err = io.WriteString(out, comparison(sums, algs))
+	_, err = io.WriteString(out, comparison(sums, vs))
 	return err
+}
+
+// storedVariants returns the variants of the stored runs recs, in the
+// order they first appear: all of them, or those -algorithms and
+// -variants name (by name, and by flags where a -variants entry has
+// them). A name that stands for runs with different flags is an error.
+func storedVariants(recs []*runRecord, opt *options) ([]variant, error) {
+	var present []variant
+	seen := map[[2]string]bool{}
+	for _, r := range recs {
+		if k := [2]string{r.Variant, r.Flags}; !seen[k] {
+			seen[k] = true
+			present = append(present, variant{Name: r.Variant, Flags: strings.Fields(r.Flags), Algorithm: r.Algorithm})
+		}
+	}
+	wanted := present
+	if opt.variantsSet {
+		wanted = opt.variants
+	}
+	var out []variant
+	for _, w := range wanted {
+		var match []variant
+		for _, v := range present {
+			if v.Name == w.Name && (!w.given || v.flagString() == w.flagString()) {
+				match = append(match, v)
+			}
+		}
+		switch len(match) {
+		case 0:
+			return nil, fmt.Errorf("%s holds no run of variant %s with budget %s", opt.store, w.Name, opt.budget)
+		case 1:
+			out = append(out, match[0])
+		default:
+			var flags []string
+			for _, v := range match {
+				flags = append(flags, "'"+v.flagString()+"'")
+			}
+			sort.Strings(flags)
+			return nil, fmt.Errorf("%s holds runs of variant %s with different flags (%s): choose one with -variants %s=FLAGS",
+				opt.store, w.Name, strings.Join(flags, ", "), w.Name)
+		}
+	}
+	return out, nil
 }
 
 func (b *bench) relOut() string {

@@ -21,21 +21,39 @@ type store struct {
 	order []runKey
 }
 
-// runKey identifies a run: the module, the pair, the algorithm, the seed,
-// the budget and the cling that ran it.
+// runKey identifies a run: the module, the pair, the variant (its name
+// and its flags, so that a variant whose flags changed is another one),
+// the seed, the budget and the cling that ran it.
 type runKey struct {
-	Module, Caller, Callee, Algorithm string
-	Seed                              int64
-	Budget, Cling                     string
+	Module, Caller, Callee string
+	Variant, Flags         string
+	Seed                   int64
+	Budget, Cling          string
 }
 
 func (r *runRecord) key() runKey {
-	return runKey{r.Module, r.Caller, r.Callee, r.Algorithm, r.Seed, r.Budget, r.Cling}
+	return runKey{r.Module, r.Caller, r.Callee, r.Variant, r.Flags, r.Seed, r.Budget, r.Cling}
+}
+
+// runKey is the key of the run of variant v on a pair with a seed and a
+// budget, by a cling.
+func (v variant) runKey(module, caller, callee string, seed int64, budget, cling string) runKey {
+	return runKey{module, caller, callee, v.Name, v.flagString(), seed, budget, cling}
+}
+
+// migrate upgrades a record written before variants: it named only an
+// algorithm A, which is the variant A with the flags --algorithm=A (what
+// -algorithms A runs), so that such runs keep their key.
+func (r *runRecord) migrate() {
+	if r.Variant == "" && r.Algorithm != "" {
+		r.Variant, r.Flags = r.Algorithm, "--algorithm="+r.Algorithm
+	}
 }
 
 // openStore reads the results file at path, if there is one. A last line
 // cut short (a run killed while it wrote) is ignored; any other line that
-// does not parse is an error.
+// does not parse is an error. Records of the format before variants are
+// migrated as they are read (the file is not rewritten).
 func openStore(path string) (*store, error) {
 	s := &store{path: path, runs: map[runKey]*runRecord{}}
 	data, err := os.ReadFile(path)
@@ -57,6 +75,7 @@ func openStore(path string) (*store, error) {
 			}
 			return nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
 		}
+		r.migrate()
 		s.remember(&r)
 	}
 	return s, nil

@@ -5,11 +5,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 func record(alg string, seed int64, covered int, status string) *runRecord {
-	return &runRecord{Module: "example.com/m@v1.0.0", Caller: "example.com/m/r", Callee: "example.com/m/e", Algorithm: alg, Seed: seed,
+	return &runRecord{Module: "example.com/m@v1.0.0", Caller: "example.com/m/r", Callee: "example.com/m/e",
+		Variant: alg, Flags: "--algorithm=" + alg, Algorithm: alg, Seed: seed,
 		Budget: "1m0s", Cling: "abc1234", Status: status, Coupled: 10, Covered: covered, FileCovered: covered,
 		Evaluations: 1000 * covered, SearchSeconds: 10}
 }
@@ -65,40 +65,79 @@ func TestStoreResumes(t *testing.T) {
 	}
 }
 
-// The report of a results file compares every algorithm with MOSA.
-func TestStoredReport(t *testing.T) {
+// A run is its variant's name and flags: the same name with other flags is
+// another run.
+func TestStoreKeysVariants(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "runs.jsonl")
-	s, _ := openStore(path)
-	covered := map[string][]int{"mosa": {5, 6, 7}, "ws": {2, 3, 4}, "random": {5, 6, 7}}
-	for _, alg := range []string{"mosa", "ws", "random"} {
-		for i, c := range covered[alg] {
-			if err := s.put(record(alg, int64(i+1), c, "ok")); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	other := record("mosa", 1, 9, "ok")
-	other.Budget = "5s" // another budget: left out
-	s.put(other)
-	older := record("mosa", 4, 9, "ok")
-	older.Cling = "0123456" // an older cling, run before: left out
-	s.order = append([]runKey{older.key()}, s.order...)
-	s.runs[older.key()] = older
-	var out strings.Builder
-	if err := storedReport(&out, &options{store: path, budget: time.Minute, algorithms: []string{"mosa", "random"}}); err != nil {
+	s, err := openStore(path)
+	if err != nil {
 		t.Fatal(err)
 	}
-	got := out.String()
-	for _, want := range []string{
-		"- from the results file `" + path + "`: 9 runs of `cling gen --algorithm mosa|ws|random --budget 1m0s` on 1 pairs; cling abc1234\n",
-		"| m: r → e | 10 | 60.0% (3) | 30.0% (3) | 60.0% (3) |\n",
-		"| m: r → e | ws | 3 | 0.00 (large) | 0.1000 | tie |\n",
-		"| m: r → e | random | 3 | 0.50 (negligible) | 1.0000 | tie |\n",
-		"- ws: better than MOSA on 0 pairs, tie on 1, worse on 0 (of 1).\n",
-		"| m: r → e | 600 (1.00×) | 300 (0.50×) | 600 (1.00×) |\n",
-	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("report lacks %q:\n%s", want, got)
+	vs, err := benchVariants("mosa", "mosa+hmx=--crossover=hmx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hmx := record("mosa", 1, 6, "ok")
+	hmx.Variant, hmx.Flags = "mosa+hmx", "--algorithm=mosa --crossover=hmx"
+	for _, r := range []*runRecord{record("mosa", 1, 5, "ok"), hmx} {
+		if err := s.put(r); err != nil {
+			t.Fatal(err)
 		}
+	}
+	key := func(v variant) runKey {
+		return v.runKey("example.com/m@v1.0.0", "example.com/m/r", "example.com/m/e", 1, "1m0s", "abc1234")
+	}
+	if r := s.done(key(vs[0])); r == nil || r.Covered != 5 {
+		t.Errorf("mosa: %+v, want the run covering 5", r)
+	}
+	if r := s.done(key(vs[1])); r == nil || r.Covered != 6 {
+		t.Errorf("mosa+hmx: %+v, want the run covering 6", r)
+	}
+	other, err := parseVariant("mosa+hmx=--crossover=hmx --data-crossover=0.5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := s.done(key(other)); r != nil {
+		t.Errorf("mosa+hmx with other flags is another run: %+v", r)
+	}
+}
+
+// A record written before variants named only its algorithm A: it reads as
+// the variant A with the flags --algorithm=A, the run -algorithms A makes.
+func TestStoreMigratesAlgorithmRecords(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "runs.jsonl")
+	old := `{"module":"example.com/m@v1.0.0","caller":"example.com/m/r","callee":"example.com/m/e","algorithm":"ws","seed":2,"budget":"1m0s","cling":"abc1234","workers":2,"status":"ok","covered":5}`
+	current := `{"module":"example.com/m@v1.0.0","caller":"example.com/m/r","callee":"example.com/m/e","variant":"wide","flags":"--population=100 --algorithm=ws","algorithm":"ws","seed":2,"budget":"1m0s","cling":"abc1234","workers":2,"status":"ok","covered":6}`
+	if err := os.WriteFile(path, []byte(old+"\n"+current+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := openStore(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := s.records()
+	if len(recs) != 2 {
+		t.Fatalf("%d records, want 2", len(recs))
+	}
+	for i, want := range [][3]string{{"ws", "--algorithm=ws", "ws"}, {"wide", "--population=100 --algorithm=ws", "ws"}} {
+		if got := [3]string{recs[i].Variant, recs[i].Flags, recs[i].Algorithm}; got != want {
+			t.Errorf("record %d: variant, flags, algorithm = %q, want %q", i+1, got, want)
+		}
+	}
+	vs, err := benchVariants("ws", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := s.done(vs[0].runKey("example.com/m@v1.0.0", "example.com/m/r", "example.com/m/e", 2, "1m0s", "abc1234")); r == nil || r.Covered != 5 {
+		t.Errorf("-algorithms ws, seed 2: %+v, want the old record", r)
+	}
+	// Appended again, the migrated record is written in the new format.
+	if err := s.put(recs[0]); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if last := lines[len(lines)-1]; !strings.Contains(last, `"variant":"ws","flags":"--algorithm=ws","algorithm":"ws"`) {
+		t.Errorf("the record appended again: %s", last)
 	}
 }
