@@ -462,6 +462,11 @@ func (r cmdResult) message() string {
 	if s == "" && r.Err != nil {
 		s = r.Err.Error()
 	}
+	return oneLine(s)
+}
+
+// oneLine puts a command's output on one line, cut after 600 bytes.
+func oneLine(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > 600 {
 		s = s[:600] + "…"
