@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# The effectiveness benchmark of cling gen: search algorithms (MOSA and
-# random search by default, -algorithms for others) on pairs of packages
-# from real modules, with the coupled-branch coverage of the pairs' own
-# tests. See bench/effectiveness/README.md.
+# The effectiveness benchmark of cling gen: configurations of gen, variants
+# (MOSA and random search by default; -algorithms for other algorithms,
+# -variants for any named sets of gen flags), compared with a baseline on
+# pairs of packages from real modules, with the coupled-branch coverage of
+# the pairs' own tests and optional measures of every written file
+# (-measure mutate,suitecost). See bench/effectiveness/README.md.
 #
-# Usage: bench/effectiveness/run.sh [-algorithms mosa,random] [-budget 60s] [-seeds 5] [-pairs module:R:E,...] [more flags]
+# Usage: bench/effectiveness/run.sh [-algorithms mosa,random | -variants NAME[=FLAGS],...] [-baseline NAME]
+#          [-measure mutate,suitecost] [-budget 60s] [-seeds 5] [-pairs module:R:E,...] [more flags]
 #        (bench/effectiveness/run.sh -h lists every flag)
 #
-# Every run is appended to bench/effectiveness/algorithms.jsonl, and a rerun
-# skips the runs it holds. Prints the markdown report on stdout and progress
+# Every run is appended to bench/effectiveness/algorithms.jsonl (-store), and
+# a rerun skips the runs it holds. Prints the markdown report on stdout and progress
 # on stderr; the report, runs.jsonl, runs.csv, the generated files and a log
 # of every command go to bench/effectiveness/results/<UTC time>/ (ignored by
 # git).
@@ -33,9 +36,10 @@ if [ -z "${CLING:-}" ]; then
 fi
 
 # The measured cling is named by the last commit that changed anything but
-# the results file, so that committing results between sittings does not
-# make the next sitting run everything again.
-results=':(exclude)bench/effectiveness/algorithms.jsonl'
+# the results files (bench/effectiveness/*.jsonl, not those of testdata), so
+# that committing results between sittings does not make the next sitting
+# run everything again.
+results=':(exclude,glob)bench/effectiveness/*.jsonl'
 version=unknown
 if v=$(git -C "$ROOT" log -1 --format=%h -- . "$results" 2>/dev/null) && [ -n "$v" ]; then
 	version=$v

@@ -29,6 +29,11 @@ func TestParseVariants(t *testing.T) {
 			{Name: "mosa+cbc", Flags: []string{"--algorithm=mosa", "--criteria", "cbc"}, Algorithm: "mosa", given: true},
 			{Name: "mosa+all", Flags: []string{"--algorithm=mosa", "--criteria", "cbc,line,branch", "--goal-selection", "all"}, Algorithm: "mosa", given: true},
 		}},
+		// A list over several lines, as a shell passes a quoted one.
+		{"mosa+cbc=--criteria cbc;\n  mosa+all=--criteria cbc,line\n    --goal-selection all", []variant{
+			{Name: "mosa+cbc", Flags: []string{"--algorithm=mosa", "--criteria", "cbc"}, Algorithm: "mosa", given: true},
+			{Name: "mosa+all", Flags: []string{"--algorithm=mosa", "--criteria", "cbc,line", "--goal-selection", "all"}, Algorithm: "mosa", given: true},
+		}},
 		// A boolean flag, then another flag.
 		{"x=--force --algorithm=random", []variant{
 			{Name: "x", Flags: []string{"--force", "--algorithm=random"}, Algorithm: "random", given: true},
