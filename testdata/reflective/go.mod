@@ -1,0 +1,3 @@
+module example.com/reflective
+
+go 1.22
