@@ -105,6 +105,7 @@ func Render(c *testcase.Cluster, tests []Test, opts Options) (*Rendered, error) 
 	for n := 2; opts.Declared[helper]; n++ {
 		helper = fmt.Sprintf("mustPanic%d", n)
 	}
+	im.declare(c, tests, opts.Declared)
 	var body bytes.Buffer
 	var marks []mark
 	needsPanicHelper := false
@@ -145,6 +146,9 @@ func Render(c *testcase.Cluster, tests []Test, opts Options) (*Rendered, error) 
 		}
 	}
 	im.write(&file)
+	for _, d := range im.decls {
+		file.WriteString(im.rename(testcase.DeclSource(d, im.typ)) + "\n")
+	}
 	for i := range marks {
 		marks[i].offset += file.Len()
 	}
@@ -255,6 +259,56 @@ type imports struct {
 	names  map[string]string // name -> path
 	// noAny writes the empty interface as interface{} (before go1.18).
 	noAny bool
+	// decls are the struct types the tests declare, and renamed the new
+	// names of those whose names the package's other test files take.
+	decls   []*types.Named
+	renamed map[string]string
+}
+
+// declare finds the declared struct types the tests use and names them.
+func (im *imports) declare(c *testcase.Cluster, tests []Test, declared map[string]bool) {
+	var used []types.Type
+	for _, et := range tests {
+		for _, s := range et.Test.Stmts {
+			for k := range s.Op.Inputs() {
+				used = append(used, s.Op.ArgType(k))
+			}
+			used = append(used, s.Op.Outputs()...)
+			used = append(used, s.Op.TypeArgs...)
+		}
+	}
+	im.decls = c.DeclaredIn(used...)
+	for _, d := range im.decls {
+		name := d.Obj().Name()
+		n := name
+		for i := 2; declared[n] || im.names[n] != ""; i++ {
+			n = fmt.Sprintf("%sv%d", name, i)
+		}
+		if n != name {
+			if im.renamed == nil {
+				im.renamed = map[string]string{}
+			}
+			im.renamed[name] = n
+		}
+		im.names[n] = "" // taken by a declaration
+	}
+}
+
+// typ writes a type of the file.
+func (im *imports) typ(t types.Type) string {
+	s := types.TypeString(t, im.qualifier)
+	if im.noAny {
+		s = anyWord.ReplaceAllString(s, "interface{}")
+	}
+	return im.rename(s)
+}
+
+// rename gives declared types their names in the file.
+func (im *imports) rename(s string) string {
+	for old, n := range im.renamed {
+		s = regexp.MustCompile(`\b`+old+`\b`).ReplaceAllString(s, n)
+	}
+	return s
 }
 
 // newImports starts the imports of a file of package self; the names of
@@ -285,6 +339,9 @@ func (im *imports) use(path, name string) string {
 }
 
 func (im *imports) qualifier(p *types.Package) string {
+	if testcase.IsDeclaredPkg(p) {
+		return "" // declared by the file
+	}
 	return im.use(p.Path(), p.Name())
 }
 
@@ -344,13 +401,7 @@ type testEmitter struct {
 	marks []mark
 }
 
-func (e *testEmitter) typ(t types.Type) string {
-	s := types.TypeString(t, e.im.qualifier)
-	if e.im.noAny {
-		s = anyWord.ReplaceAllString(s, "interface{}")
-	}
-	return s
-}
+func (e *testEmitter) typ(t types.Type) string { return e.im.typ(t) }
 
 var anyWord = regexp.MustCompile(`\bany\b`)
 
@@ -367,6 +418,9 @@ func (e *testEmitter) emit() (string, bool) {
 	e.pkgNames = map[string]bool{}
 	for _, n := range e.im.names {
 		e.pkgNames[n] = true
+	}
+	for _, d := range e.im.decls {
+		e.pkgNames[e.im.rename(d.Obj().Name())] = true
 	}
 	for _, s := range e.t.Stmts {
 		if s.Op.Func != nil && s.Op.Func.Pkg() != nil {
@@ -1091,6 +1145,9 @@ func varBase(t types.Type) string {
 	}
 	if p, ok := t.(*types.Pointer); ok {
 		t = p.Elem()
+	}
+	if testcase.IsDeclared(t) {
+		return "v"
 	}
 	switch u := t.(type) {
 	case *types.Named:

@@ -160,20 +160,49 @@ func personcarTests(t *testing.T, c *testcase.Cluster) []emit.Test {
 	}}
 }
 
+// configTests are hand-built tests of config decoding into a struct type
+// the test declares, built with a composite literal and observed at the
+// end.
+func configTests(t *testing.T, c *testcase.Cluster) []emit.Test {
+	op := func(name string) *testcase.Op { return opNamed(t, c, name) }
+	doc := func(s string) testcase.Stmt { return testcase.Stmt{Op: op("lit string"), Value: s} }
+	load := func(doc, target int) testcase.Stmt {
+		return testcase.Stmt{Op: op("config.Load"), Args: []testcase.Ref{ref(doc), ref(target)}}
+	}
+	end := func(i int, path string, kind testcase.ObsKind, text string) testcase.Observation {
+		return testcase.Observation{Ref: ref(i), Path: path, End: true, Kind: kind, Text: text}
+	}
+	return []emit.Test{{
+		Name: "TestLoadIntoComposite",
+		Test: &testcase.Test{Stmts: []testcase.Stmt{
+			/* 0 */ {Op: op("lit int"), Value: int64(5)},
+			/* 1 */ {Op: op("&{} item3"), Args: []testcase.Ref{ref(0), testcase.Omitted, testcase.Omitted, testcase.Omitted}},
+			/* 2 */ doc("value=7"),
+			/* 3 */ load(2, 1),
+		}},
+		Outcome: &testcase.Outcome{Observations: []testcase.Observation{
+			{Ref: ref(3), Kind: testcase.ObsError, Text: "decode: missing next"},
+			end(1, ".Value", testcase.ObsInt, "7"),
+		}},
+	}}
+}
+
 // Emission of fixed tests with fixed outcomes, in both dialects, as golden
 // files under testdata/golden/emit/: no search and no execution, so the
 // file depends on the emitter alone. The std dialect's file declares
-// mustPanic elsewhere, so its helper is renamed. Rewrite with
+// mustPanic elsewhere, so its helper is renamed, and so is the type
+// item1 where the tests declare it. Rewrite with
 // go test ./emit -run Golden -update.
 func TestEmitGolden(t *testing.T) {
 	for _, fx := range []struct {
-		name, caller, callee, pkg string
-		tests                     func(*testing.T, *testcase.Cluster) []emit.Test
+		name, fixture, caller, callee, pkg string
+		tests                              func(*testing.T, *testcase.Cluster) []emit.Test
 	}{
-		{"shop", "./checkout", "./pricing", "checkout_test", shopTests},
-		{"personcar", "./person", "./car", "person_test", personcarTests},
+		{"shop", "shop", "./checkout", "./pricing", "checkout_test", shopTests},
+		{"personcar", "personcar", "./person", "./car", "person_test", personcarTests},
+		{"reflective-config", "reflective", "./config", "./decode", "config_test", configTests},
 	} {
-		c := cluster(t, fx.name, fx.caller, fx.callee)
+		c := cluster(t, fx.fixture, fx.caller, fx.callee)
 		tests := fx.tests(t, c)
 		for _, tc := range []struct {
 			dialect  string
@@ -181,7 +210,7 @@ func TestEmitGolden(t *testing.T) {
 			declared map[string]bool
 		}{
 			{"testify", emit.Testify, nil},
-			{"std", emit.Std, map[string]bool{"mustPanic": true}},
+			{"std", emit.Std, map[string]bool{"mustPanic": true, "item1": true}},
 		} {
 			t.Run(fx.name+"."+tc.dialect, func(t *testing.T) {
 				for _, et := range tests {

@@ -45,6 +45,9 @@ func mainSource(c *testcase.Cluster, rtImport string, packages []string) ([]byte
 		fmt.Fprintf(&b, "\t%s %q\n", g.imports[p], p)
 	}
 	b.WriteString(")\n\n")
+	for _, d := range c.Declared {
+		b.WriteString(testcase.DeclSource(d, g.typ) + "\n")
+	}
 	fmt.Fprintf(&b, "var ops = []Op{\n%s}\n\n", ops.String())
 	var quoted []string
 	for _, p := range packages {
@@ -83,6 +86,9 @@ type gen struct {
 }
 
 func (g *gen) qualifier(p *types.Package) string {
+	if testcase.IsDeclaredPkg(p) {
+		return "" // declared in the executor's main package
+	}
 	if n, ok := g.imports[p.Path()]; ok {
 		return n
 	}
@@ -223,7 +229,7 @@ func isError(t types.Type) bool {
 func nameableHere(t types.Type) bool {
 	switch u := t.(type) {
 	case *types.Named:
-		return u.Obj().Pkg() == nil || u.Obj().Exported()
+		return u.Obj().Pkg() == nil || u.Obj().Exported() || testcase.IsDeclaredPkg(u.Obj().Pkg())
 	case *types.Pointer:
 		return nameableHere(u.Elem())
 	}

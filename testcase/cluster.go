@@ -188,7 +188,16 @@ type Cluster struct {
 	Skipped []Skip
 	// MaxDepth bounds the nesting of values built to feed a call.
 	MaxDepth int
+	// Pool are the types values for the empty interface are drawn from,
+	// and Declared the struct types tests declare themselves; both are
+	// built the first time a value of an empty interface is needed (see
+	// pool.go).
+	Pool     []types.Type
+	Declared []*types.Named
 
+	analysis  *couple.Analysis
+	refl      *reflection
+	poolBuilt bool
 	scan      []*types.Package
 	producers typeutil.Map // types.Type -> []*Op
 	methods   typeutil.Map // types.Type -> []*Op
@@ -214,6 +223,7 @@ const unbuildable = 1 << 20
 // declare the types needed.
 func NewCluster(a *couple.Analysis, maxDepth int) *Cluster {
 	c := &Cluster{
+		analysis: a,
 		Caller:   a.Caller.Pkg,
 		Callee:   a.Callee.Pkg,
 		MaxDepth: maxDepth,
@@ -277,6 +287,10 @@ func NewCluster(a *couple.Analysis, maxDepth int) *Cluster {
 	}
 	c.Constants = collectConstants(a.Caller.Pkg, a.Callee.Pkg)
 	c.complete()
+	if c.poolBuilt {
+		// Decoders look up the names of the declared types' fields.
+		c.Constants.addFieldNames(c.Declared)
+	}
 	return c
 }
 
@@ -410,6 +424,10 @@ func (c *Cluster) viaInterfaces(fn *types.Func) []*Op {
 	}
 	return out
 }
+
+// OpNamed returns the op of the given name (Op.Name), nil if there is
+// none.
+func (c *Cluster) OpNamed(name string) *Op { return c.seenOps[name] }
 
 // register adds an op to the cluster once, keyed by its name.
 func (c *Cluster) register(op *Op) *Op {
@@ -730,6 +748,8 @@ func whyUnnameable(t types.Type, from *types.Package) string {
 		// Even R's own unexported types cannot be named in R_test.
 		obj := u.Obj()
 		switch {
+		case IsDeclaredPkg(obj.Pkg()):
+			return "" // the test declares it
 		case obj.Pkg() != nil && !obj.Exported():
 			return typeName(t) + " is unexported"
 		case obj.Pkg() != nil && isInternalElsewhere(obj.Pkg().Path(), from):
@@ -1037,11 +1057,8 @@ func (c *Cluster) implementations(t types.Type, iface *types.Interface) []*Op {
 	var out []*Op
 	out = append(out, c.stdProviders(t)...)
 	if iface.NumMethods() == 0 {
-		// any: literals of the common kinds.
-		for _, k := range []types.BasicKind{types.Int, types.String, types.Bool, types.Int64, types.Float64} {
-			out = append(out, c.prim(types.Typ[k]))
-		}
-		return out
+		// any: values of the types of the pool.
+		return append(out, c.poolProducers(t)...)
 	}
 	for _, p := range c.scan {
 		if isInternalElsewhere(p.Path(), c.Caller.Types) || !callable(p.Path()) {
@@ -1250,3 +1267,6 @@ func (c *Cluster) Summary() string {
 	return fmt.Sprintf("%d API calls (%d covering), %d operations, %d constants",
 		len(c.API), len(c.Covering), len(c.Ops), len(c.Constants.Ints)+len(c.Constants.Floats)+len(c.Constants.Strings))
 }
+
+// Analysis is the analysis of the pair the cluster was built for.
+func (c *Cluster) Analysis() *couple.Analysis { return c.analysis }

@@ -90,7 +90,9 @@ func (g *Generator) ValueBefore(t *Test, pos int, want, prefer types.Type) (Ref,
 }
 
 // changeStatements changes each statement with probability 1/n: a literal
-// gets a new value, a call or literal of a composite type a new argument.
+// gets a new value, a call or literal of a composite type a new argument;
+// a value passed only as an empty interface may become a value of another
+// type of the pool.
 func (g *Generator) changeStatements(t *Test) bool {
 	n := t.Len()
 	changed := false
@@ -106,6 +108,9 @@ func (g *Generator) changeStatements(t *Test) bool {
 }
 
 func (g *Generator) changeStatement(t *Test, i int) bool {
+	if _, ok := feedsInterface(t, i); ok && g.Rnd.Float64() < g.Cfg.Retype && g.retype(t, i) {
+		return true
+	}
 	s := &t.Stmts[i]
 	switch s.Op.Kind {
 	case OpPrim:

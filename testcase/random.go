@@ -45,6 +45,10 @@ type Config struct {
 	// ConstructorPreference is the probability of building a value with a
 	// constructor when there is one, rather than a composite literal.
 	ConstructorPreference float64
+	// Retype is the probability that a change of a value passed only as
+	// an empty interface replaces it by a value of another type of the
+	// pool, rather than changing the value.
+	Retype float64
 }
 
 // DefaultConfig holds EvoSuite's and Pynguin's usual values, with shorter
@@ -67,6 +71,7 @@ func DefaultConfig() Config {
 		CloneUses:        0.1,
 
 		ConstructorPreference: 0.8,
+		Retype:                0.3,
 	}
 }
 
@@ -83,6 +88,8 @@ type Generator struct {
 	// search with an archive narrows them to the covering functions
 	// whose coupled branches are not all covered yet.
 	Focus []*Op
+	// poolAt caches, per depth, the pool types buildable at that depth.
+	poolAt map[int][]types.Type
 }
 
 // NewGenerator returns a generator with its own seeded random source.
@@ -311,6 +318,11 @@ func (in *inserter) reuse(typ types.Type) (Ref, bool) {
 		// Channels are consumed: passing one twice makes two receives race.
 		p = in.g.Cfg.PrimitiveReuse
 	}
+	if isEmptyInterface(typ) && len(in.g.C.Pool) > 0 {
+		// Any value fits: reusing as often as objects are reused would
+		// pass the same value everywhere, where the pool offers others.
+		p = in.g.Cfg.PrimitiveReuse
+	}
 	if in.g.Rnd.Float64() >= p {
 		return Ref{}, false
 	}
@@ -347,6 +359,9 @@ func (g *Generator) producerNonNil(typ types.Type, depth int) *Op {
 // bound; nil is chosen only with NilProbability when something else fits,
 // and constructors are preferred to composite literals.
 func (g *Generator) producer(typ types.Type, depth int) *Op {
+	if isEmptyInterface(typ) && len(g.C.Pool) > 0 {
+		return g.poolProducer(depth)
+	}
 	var nils, others, calls []*Op
 	for _, op := range g.C.Producers(typ) {
 		if op.Kind == OpNil {

@@ -1,0 +1,169 @@
+package testcase
+
+import (
+	"go/types"
+	"slices"
+
+	"github.com/cling-go/cling/ccfg"
+)
+
+// maxPool bounds the pool of types values of the empty interface are
+// drawn from.
+const maxPool = 40
+
+// isEmptyInterface reports whether t is an interface every type
+// satisfies (any, interface{}, or a named type of one).
+func isEmptyInterface(t types.Type) bool {
+	if _, tp := t.(*types.TypeParam); tp {
+		return false
+	}
+	iface, ok := t.Underlying().(*types.Interface)
+	return ok && iface.NumMethods() == 0 && !iface.IsComparable() && iface.IsMethodSet()
+}
+
+// reflection returns what R's and E's code does with reflection, read
+// once.
+func (c *Cluster) reflection() *reflection {
+	if c.refl == nil {
+		var funcs []*ccfg.Function
+		if c.analysis != nil {
+			funcs = append(append(funcs, c.analysis.Caller.Funcs...), c.analysis.Callee.Funcs...)
+		}
+		c.refl = scanReflection(funcs)
+	}
+	return c.refl
+}
+
+// poolBasics are the literals an empty interface always gets, before
+// the pool exists and after.
+var poolBasics = []types.BasicKind{types.Int, types.String, types.Bool, types.Int64, types.Float64}
+
+// poolProducers are the producers of an empty interface t: literals of
+// the common kinds, then the non-nil producers of every type of the
+// pool.
+func (c *Cluster) poolProducers(t types.Type) []*Op {
+	var out []*Op
+	for _, k := range poolBasics {
+		out = append(out, c.prim(types.Typ[k]))
+	}
+	if c.poolBuilt {
+		// A named empty interface, after any: the same pool.
+	} else {
+		// Building the pool asks for the heights of types whose fields
+		// may be of t: the literals stand for t meanwhile.
+		c.producers.Set(t, out)
+		c.buildPool()
+	}
+	for _, pt := range c.Pool {
+		for _, op := range c.PoolOps(pt) {
+			if !slices.Contains(out, op) {
+				out = append(out, op)
+			}
+		}
+	}
+	return out
+}
+
+// buildPool computes the pool, a deterministic list of at most maxPool
+// types, in this order (types that cannot be built or named left out):
+//
+//  1. the basic types bool, int, int64, uint, float64, string, and
+//     []byte;
+//  2. composites of them: []int, []string, [3]int, map[string]int,
+//     map[int]string, *int, []any, map[string]any;
+//  3. the declared struct types (Declared) and pointers to them;
+//  4. the exported named types (not interfaces, not generic) of R, E and
+//     the packages outside the standard library they import, by package
+//     then name, with *T too for a struct T a constructor returns as *T.
+func (c *Cluster) buildPool() {
+	c.poolBuilt = true
+	c.Declared = declaredTypes(c.reflection().tags)
+	var pool []types.Type
+	add := func(t types.Type) {
+		if len(pool) >= maxPool || slices.ContainsFunc(pool, func(p types.Type) bool { return types.Identical(p, t) }) {
+			return
+		}
+		if c.poolable(t) {
+			pool = append(pool, t)
+		}
+	}
+	typ := types.Typ
+	anyT := types.Universe.Lookup("any").Type()
+	for _, k := range []types.BasicKind{types.Bool, types.Int, types.Int64, types.Uint, types.Float64, types.String} {
+		add(typ[k])
+	}
+	add(types.NewSlice(types.Universe.Lookup("byte").Type()))
+	for _, t := range []types.Type{
+		types.NewSlice(typ[types.Int]), types.NewSlice(typ[types.String]), types.NewArray(typ[types.Int], 3),
+		types.NewMap(typ[types.String], typ[types.Int]), types.NewMap(typ[types.Int], typ[types.String]),
+		types.NewPointer(typ[types.Int]), types.NewSlice(anyT), types.NewMap(typ[types.String], anyT),
+	} {
+		add(t)
+	}
+	for _, d := range c.Declared {
+		add(d)
+	}
+	for _, d := range c.Declared {
+		add(types.NewPointer(d))
+	}
+	for _, p := range c.scan {
+		if p != c.Caller.Types && p != c.Callee.Types && isStandard(p.Path()) {
+			continue
+		}
+		if isInternalElsewhere(p.Path(), c.Caller.Types) || !callable(p.Path()) {
+			continue
+		}
+		for _, name := range p.Scope().Names() {
+			tn, ok := p.Scope().Lookup(name).(*types.TypeName)
+			if !ok || !tn.Exported() || tn.IsAlias() {
+				continue
+			}
+			named, ok := tn.Type().(*types.Named)
+			if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
+				continue
+			}
+			add(named)
+			if _, isStruct := named.Underlying().(*types.Struct); isStruct {
+				ptr := types.NewPointer(named)
+				if slices.ContainsFunc(c.Producers(ptr), func(op *Op) bool { return op.Kind == OpCall }) {
+					add(ptr)
+				}
+			}
+		}
+	}
+	c.Pool = pool
+}
+
+// poolable reports whether a value of t can be built for the pool: t can
+// be named in the test, and a producer other than nil builds it within
+// the depth bound, one level below a call's argument.
+func (c *Cluster) poolable(t types.Type) bool {
+	if !nameable(t, c.Caller.Types) {
+		return false
+	}
+	for _, op := range c.PoolOps(t) {
+		h := 0
+		for i, in := range op.Inputs() {
+			if op.Variadic && i == len(op.Inputs())-1 || op.Kind == OpComposite {
+				continue
+			}
+			h = max(h, c.Height(in)+1)
+		}
+		if h <= c.MaxDepth-2 {
+			return true
+		}
+	}
+	return false
+}
+
+// PoolOps are the ops that build a value of pool type t: its producers
+// other than nil.
+func (c *Cluster) PoolOps(t types.Type) []*Op {
+	var out []*Op
+	for _, op := range c.Producers(t) {
+		if op.Kind != OpNil {
+			out = append(out, op)
+		}
+	}
+	return out
+}

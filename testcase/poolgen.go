@@ -1,0 +1,110 @@
+package testcase
+
+import (
+	"go/types"
+)
+
+// opHeight is how deep the inputs of op go: what building op's value at
+// a depth adds to it (composites, collections and variadic arguments can
+// be left empty).
+func (g *Generator) opHeight(op *Op) int {
+	h := 0
+	for i, p := range op.Inputs() {
+		if op.Kind == OpComposite || op.Kind == OpSlice || op.Kind == OpMap || op.Kind == OpChan || (op.Variadic && i == len(op.Inputs())-1) {
+			continue
+		}
+		h = max(h, g.C.Height(p)+1)
+	}
+	return h
+}
+
+// poolTypes are the types of the pool a value can be built of at depth.
+func (g *Generator) poolTypes(depth int) []types.Type {
+	if ts, ok := g.poolAt[depth]; ok {
+		return ts
+	}
+	var out []types.Type
+	for _, t := range g.C.Pool {
+		for _, op := range g.C.PoolOps(t) {
+			if g.opHeight(op) <= g.C.MaxDepth-depth {
+				out = append(out, t)
+				break
+			}
+		}
+	}
+	if g.poolAt == nil {
+		g.poolAt = map[int][]types.Type{}
+	}
+	g.poolAt[depth] = out
+	return out
+}
+
+// drawType draws one of ts uniformly.
+func (g *Generator) drawType(ts []types.Type) types.Type {
+	if len(ts) == 0 {
+		return nil
+	}
+	return ts[g.Rnd.Intn(len(ts))]
+}
+
+// poolProducer chooses the producer of a value of an empty interface at
+// depth: a type of the pool (see drawType), then a producer of it.
+func (g *Generator) poolProducer(depth int) *Op {
+	t := g.drawType(g.poolTypes(depth))
+	if t == nil {
+		return nil
+	}
+	if op := g.producer(t, depth); op != nil {
+		return op
+	}
+	return g.shallowest(t)
+}
+
+// feedsInterface reports whether the value of statement i, a pure
+// statement, is used and only as arguments of empty-interface type; it
+// returns that type.
+func feedsInterface(t *Test, i int) (types.Type, bool) {
+	s := t.Stmts[i]
+	if !s.Op.Pure() || len(s.Op.Outputs()) != 1 {
+		return nil, false
+	}
+	var want types.Type
+	for j := i + 1; j < t.Len(); j++ {
+		u := t.Stmts[j]
+		for k, a := range u.Args {
+			if a.IsOmitted() || a.Stmt != i {
+				continue
+			}
+			at := u.Op.ArgType(k)
+			if !isEmptyInterface(at) {
+				return nil, false
+			}
+			if want == nil {
+				want = at
+			}
+		}
+	}
+	return want, want != nil
+}
+
+// retype replaces the value of statement i, passed only as an empty
+// interface, by a value of another type of the pool built in its place,
+// and drops what built the old value. It reports whether it did.
+func (g *Generator) retype(t *Test, i int) bool {
+	want, ok := feedsInterface(t, i)
+	if !ok || len(g.C.Pool) == 0 {
+		return false
+	}
+	ref, moved := g.BuildValue(t, i, want)
+	old := i + moved
+	for j := old + 1; j < t.Len(); j++ {
+		for k, a := range t.Stmts[j].Args {
+			if !a.IsOmitted() && a.Stmt == old {
+				t.Stmts[j].Args[k] = ref
+			}
+		}
+	}
+	t.Remove(old)
+	t.Prune()
+	return true
+}
