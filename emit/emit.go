@@ -515,8 +515,9 @@ func (e *testEmitter) decideInlining(last int) {
 	for i := 0; i < last; i++ {
 		s := e.t.Stmts[i]
 		// Objects built with &T{...} stay variables: calls may change them,
-		// and the test asserts on their state at the end.
-		if s.Op.Pure() && uses[i] == 1 && s.Op.Kind != testcase.OpZero && !(s.Op.Kind == testcase.OpComposite && s.Op.Ptr) {
+		// and the test asserts on their state at the end. So do decode
+		// targets (var v T; ... &v).
+		if s.Op.Pure() && uses[i] == 1 && s.Op.Kind != testcase.OpZero && s.Op.Kind != testcase.OpTarget && !(s.Op.Kind == testcase.OpComposite && s.Op.Ptr) {
 			e.inline[i] = true
 		}
 	}
@@ -530,6 +531,7 @@ func (e *testEmitter) selectAssertions(last, panicAt int) (after map[int][]testc
 	if e.out == nil {
 		return after, nil
 	}
+	var targets []testcase.Observation
 	for _, o := range e.out.Observations {
 		i := o.Ref.Stmt
 		if i >= last || i == panicAt || e.inline[i] {
@@ -545,9 +547,18 @@ func (e *testEmitter) selectAssertions(last, panicAt int) (after map[int][]testc
 			}
 			continue
 		}
-		if (s.Op.Kind == testcase.OpCall || s.Op.Kind == testcase.OpComposite) && len(end) < e.maxEnd && strings.HasPrefix(o.Path, ".") && e.renderable(o) {
+		if s.Op.Kind == testcase.OpTarget && (o.Path == "*" || strings.HasPrefix(o.Path, ".")) && e.renderable(o) {
+			// What a decoder left in its target: the point of the test.
+			targets = append(targets, o)
+			continue
+		}
+		if (s.Op.Kind == testcase.OpCall || s.Op.Kind == testcase.OpComposite) && strings.HasPrefix(o.Path, ".") && e.renderable(o) {
 			end = append(end, o)
 		}
+	}
+	end = append(targets, end...)
+	if len(end) > e.maxEnd {
+		end = end[:e.maxEnd]
 	}
 	// Errors first: the rest of a result is meaningful only if the call
 	// did (or did not) fail as observed.
@@ -639,6 +650,9 @@ func (e *testEmitter) expr(r testcase.Ref, expected types.Type) string {
 	if e.inline[r.Stmt] {
 		return e.pureExpr(e.t.Stmts[r.Stmt], expected)
 	}
+	if e.t.Stmts[r.Stmt].Op.Kind == testcase.OpTarget {
+		return "&" + e.name(r)
+	}
 	return e.name(r)
 }
 
@@ -671,6 +685,14 @@ func (e *testEmitter) emitStmt(i int, s testcase.Stmt) {
 			n := e.name(ref)
 			e.declared[n] = true
 			fmt.Fprintf(&e.b, "\tvar %s %s\n", n, e.typ(s.Op.Type))
+		}
+	case testcase.OpTarget:
+		// var v T here, &v where it is used.
+		ref := testcase.Ref{Stmt: i}
+		if e.needed[ref] {
+			n := e.name(ref)
+			e.declared[n] = true
+			fmt.Fprintf(&e.b, "\tvar %s %s\n", n, e.typ(s.Op.Type.(*types.Pointer).Elem()))
 		}
 	default:
 		ref := testcase.Ref{Stmt: i}
@@ -743,8 +765,9 @@ func (e *testEmitter) callExpr(s testcase.Stmt) string {
 }
 
 // recvExpr renders the operand of a selector: a method's receiver or the
-// object of a field set. Inlined composite literals need parentheses, and
-// an inlined nil its type: (*T)(nil).M().
+// object of a field set. Inlined composite literals need parentheses, an
+// inlined nil its type: (*T)(nil).M(); a decode target is its variable
+// (v.M() and v.F, not &v.M(): Go takes the variable's address).
 func (e *testEmitter) recvExpr(r testcase.Ref, t types.Type) string {
 	if !e.inline[r.Stmt] {
 		return e.name(r)
@@ -800,6 +823,8 @@ func (e *testEmitter) pureExpr(s testcase.Stmt, expected types.Type) string {
 		return e.typ(op.Type) + "{" + strings.Join(xs, ", ") + "}"
 	case testcase.OpZero:
 		return e.typ(op.Type) + "{}"
+	case testcase.OpTarget:
+		return "new(" + e.typ(op.Type.(*types.Pointer).Elem()) + ")"
 	case testcase.OpChan:
 		ch := op.Type.Underlying().(*types.Chan)
 		if ch.Dir() == types.SendOnly {
@@ -1073,6 +1098,13 @@ func (e *testEmitter) target(o testcase.Observation) (string, types.Type) {
 	}
 	switch path {
 	case "":
+	case "*":
+		// What a decode target points to: its variable.
+		p, ok := t.(*types.Pointer)
+		if !ok {
+			return "", nil
+		}
+		t = p.Elem()
 	case "String()":
 		expr += ".String()"
 		t = types.Typ[types.String]

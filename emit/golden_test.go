@@ -160,9 +160,10 @@ func personcarTests(t *testing.T, c *testcase.Cluster) []emit.Test {
 	}}
 }
 
-// configTests are hand-built tests of config decoding into a struct type
-// the test declares, built with a composite literal and observed at the
-// end.
+// configTests are hand-built tests of config decoding into values the
+// test declares or points to: a tagged struct type of its own (the
+// executor's item1), a map, and a struct built with a composite literal,
+// each observed at the end.
 func configTests(t *testing.T, c *testcase.Cluster) []emit.Test {
 	op := func(name string) *testcase.Op { return opNamed(t, c, name) }
 	doc := func(s string) testcase.Stmt { return testcase.Stmt{Op: op("lit string"), Value: s} }
@@ -173,6 +174,31 @@ func configTests(t *testing.T, c *testcase.Cluster) []emit.Test {
 		return testcase.Observation{Ref: ref(i), Path: path, End: true, Kind: kind, Text: text}
 	}
 	return []emit.Test{{
+		Name:    "TestLoadTaggedStruct",
+		Comment: "Three lines fill three fields of a tagged struct; the required attrs line is missing.",
+		Test: &testcase.Test{Stmts: []testcase.Stmt{
+			/* 0 */ doc("name=tea\ncount=3\nenabled=true"),
+			/* 1 */ {Op: op("&var item1")},
+			/* 2 */ load(0, 1),
+		}},
+		Outcome: &testcase.Outcome{Observations: []testcase.Observation{
+			{Ref: ref(2), Kind: testcase.ObsError, Text: "decode: missing attrs"},
+			end(1, ".Name", testcase.ObsString, "tea"),
+			end(1, ".Count", testcase.ObsInt, "3"),
+			end(1, ".Enabled", testcase.ObsBool, "true"),
+		}},
+	}, {
+		Name: "TestLoadMap",
+		Test: &testcase.Test{Stmts: []testcase.Stmt{
+			/* 0 */ doc("a=1\nb=2"),
+			/* 1 */ {Op: op("&var map[string]int")},
+			/* 2 */ load(0, 1),
+		}},
+		Outcome: &testcase.Outcome{Observations: []testcase.Observation{
+			noErr(2, 0),
+			end(1, "*", testcase.ObsLen, "2"),
+		}},
+	}, {
 		Name: "TestLoadIntoComposite",
 		Test: &testcase.Test{Stmts: []testcase.Stmt{
 			/* 0 */ {Op: op("lit int"), Value: int64(5)},

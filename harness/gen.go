@@ -161,6 +161,8 @@ func (g *gen) op(op *testcase.Op) string {
 			g.as(op.Params[0], 0), op.Fields[0].Name(), g.as(op.Params[1], 1))
 	case testcase.OpCall:
 		return g.call(op)
+	case testcase.OpTarget:
+		return fmt.Sprintf("{Outputs: 1, Target: true, Call: func(a []any) []any { return []any{new(%s)} }}", g.typ(op.Type.(*types.Pointer).Elem()))
 	}
 	return "{}"
 }

@@ -439,3 +439,53 @@ func TestOneRoundTripPerChunk(t *testing.T) {
 		x.Close()
 	}
 }
+
+// opNamed returns the cluster's op of the given name.
+func opNamed(t *testing.T, c *testcase.Cluster, name string) *testcase.Op {
+	t.Helper()
+	op := c.OpNamed(name)
+	require.NotNil(t, op, "no op %q", name)
+	return op
+}
+
+// endObservations lists the observations of a result taken at the end of
+// the test, as stmt path kind=text.
+func endObservations(r harness.Result) []string {
+	var out []string
+	for _, o := range r.Outcome.Observations {
+		if o.End {
+			out = append(out, fmt.Sprintf("%d%s %d=%s", o.Ref.Stmt, o.Path, o.Kind, o.Text))
+		}
+	}
+	return out
+}
+
+// A decode target (&v for a fresh v) is decoded into by the code under
+// test, and what v holds at the end is observed: the fields of a declared
+// struct as its tags name them, the length of a map, a basic value.
+func TestDecodeTargetObserved(t *testing.T) {
+	v := setup(t, "reflective", "./config", "./decode")
+	x := v.executor(t, 1, time.Second)
+	str := v.c.Producers(types.Typ[types.String])[0]
+	load := opNamed(t, v.c, "config.Load")
+	decodeInto := func(target, doc string) *testcase.Test {
+		return &testcase.Test{Stmts: []testcase.Stmt{
+			{Op: str, Value: doc},
+			{Op: opNamed(t, v.c, target)},
+			{Op: load, Args: []testcase.Ref{{Stmt: 0}, {Stmt: 1}}},
+		}}
+	}
+	tests := []*testcase.Test{
+		decodeInto("&var item1", "name=tea\ncount=3\nenabled=true\ntags=a;b"),
+		decodeInto("&var map[string]int", "a=1\nb=2"),
+		decodeInto("&var item2", "id=7\nnote=skipped"),
+	}
+	res, err := x.Run(context.Background(), tests, true)
+	require.NoError(t, err)
+	s, i, l := testcase.ObsString, testcase.ObsInt, testcase.ObsLen
+	assert.Equal(t, []string{
+		fmt.Sprintf("1.Name %d=tea", s), fmt.Sprintf("1.Count %d=3", i), fmt.Sprintf("1.Enabled %d=true", testcase.ObsBool), fmt.Sprintf("1.Tags %d=2", l),
+	}, endObservations(res[0]), "the fields the lines set (up to the required Attrs), not those left zero")
+	assert.Equal(t, []string{fmt.Sprintf("1* %d=2", l)}, endObservations(res[1]))
+	assert.Equal(t, []string{fmt.Sprintf("1.ID %d=7", i)}, endObservations(res[2]), `Note is tagged "-"`)
+}

@@ -42,6 +42,9 @@ const (
 	// open, when Open is set) for channels a test receives from; empty with
 	// room to send, for send-only ones.
 	OpChan
+	// OpTarget is a pointer to a fresh variable, &v after var v T: what a
+	// decoder decodes into. Type is *T; the test observes v at its end.
+	OpTarget
 )
 
 // Op is one operation of the cluster: a way to produce values or to act on
@@ -82,6 +85,18 @@ type Op struct {
 	// whose call site the function may reach (couple.Analysis.GoalsFrom),
 	// in increasing order.
 	Goals []int32
+	// Uses says, per input of a call, how the code under test treats an
+	// argument of interface type (decode target, function), nil if the
+	// analysis found nothing.
+	Uses []ParamUse
+}
+
+// Use is how the code under test treats input k of a call (see Uses).
+func (o *Op) Use(k int) ParamUse {
+	if k < len(o.Uses) {
+		return o.Uses[k]
+	}
+	return 0
 }
 
 // SetsUp reports whether the op prepares the test's inputs rather than
@@ -198,12 +213,15 @@ type Cluster struct {
 	analysis  *couple.Analysis
 	refl      *reflection
 	poolBuilt bool
-	scan      []*types.Package
-	producers typeutil.Map // types.Type -> []*Op
-	methods   typeutil.Map // types.Type -> []*Op
-	height    typeutil.Map // types.Type -> int (buildHeight)
-	fieldSets typeutil.Map // pointer type -> []*Op
-	seenOps   map[string]*Op
+	targets   typeutil.Map // T -> the OpTarget of *T
+	// poolTargets are the decode targets of the pool, once asked for.
+	poolTargets []*Op
+	scan        []*types.Package
+	producers   typeutil.Map // types.Type -> []*Op
+	methods     typeutil.Map // types.Type -> []*Op
+	height      typeutil.Map // types.Type -> int (buildHeight)
+	fieldSets   typeutil.Map // pointer type -> []*Op
+	seenOps     map[string]*Op
 }
 
 // Skip is a function or method of R that a test outside R can call, but
@@ -603,7 +621,24 @@ func (c *Cluster) callOp(fn *types.Func, sig *types.Signature, targs []types.Typ
 			return nil, fmt.Sprintf("%s: %s; cling passes only values of types it can name", place("parameter", i, sig.Params()), whyUnnameable(t, c.Caller.Types))
 		}
 	}
+	for i, p := range op.Params {
+		if isEmptyInterface(p) {
+			if u := c.paramUse(fn, sig, i-boolToInt(op.Method), i); u != 0 {
+				if op.Uses == nil {
+					op.Uses = make([]ParamUse, len(op.Params))
+				}
+				op.Uses[i] = u
+			}
+		}
+	}
 	return c.register(op), ""
+}
+
+func boolToInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // funcName renders pkg.F, (*pkg.T).M or pkg.F[int]; sig is the signature

@@ -116,7 +116,7 @@ func (g *Generator) changeStatement(t *Test, i int) bool {
 	case OpPrim:
 		s.Value = g.mutateLiteral(s.Op.Type, s.Value)
 		return true
-	case OpNil, OpZero:
+	case OpNil, OpZero, OpTarget:
 		return false
 	case OpChan:
 		if ch := s.Op.Type.Underlying().(*types.Chan); ch.Dir() == types.SendOnly {

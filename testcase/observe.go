@@ -23,9 +23,10 @@ const (
 type Observation struct {
 	Ref Ref
 	// Path selects a part of the value: "" for the value itself, ".F" for
-	// an exported field; a trailing "String()" (".F.String()", "String()")
-	// for the text of its String method. An ObsLen observation is the
-	// length of the selected part.
+	// an exported field, "*" for what a decode target points to (its
+	// variable); a trailing "String()" (".F.String()", "String()") for the
+	// text of its String method. An ObsLen observation is the length of
+	// the selected part.
 	Path string
 	// End is true for observations taken when the test finished.
 	End  bool

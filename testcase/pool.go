@@ -29,9 +29,23 @@ func (c *Cluster) reflection() *reflection {
 		if c.analysis != nil {
 			funcs = append(append(funcs, c.analysis.Caller.Funcs...), c.analysis.Callee.Funcs...)
 		}
-		c.refl = scanReflection(funcs)
+		c.refl = scanReflection([]*types.Package{c.Caller.Types, c.Callee.Types}, funcs)
 	}
 	return c.refl
+}
+
+// paramUse says how the code treats parameter sigIdx of fn (input
+// opIdx of its call op, receiver first): what the names say, and for a
+// function of R or E what its SSA form does with the parameter.
+func (c *Cluster) paramUse(fn *types.Func, sig *types.Signature, sigIdx, opIdx int) ParamUse {
+	use := nameUse(fn, sig, sigIdx)
+	if c.analysis == nil || fn.Pkg() == nil || (fn.Pkg() != c.Caller.Types && fn.Pkg() != c.Callee.Types) {
+		return use
+	}
+	if sf := c.analysis.Prog.SSA.FuncValue(fn.Origin()); sf != nil {
+		use |= c.reflection().paramUse(sf, opIdx)
+	}
+	return use
 }
 
 // poolBasics are the literals an empty interface always gets, before
@@ -40,7 +54,8 @@ var poolBasics = []types.BasicKind{types.Int, types.String, types.Bool, types.In
 
 // poolProducers are the producers of an empty interface t: literals of
 // the common kinds, then the non-nil producers of every type of the
-// pool.
+// pool, and a decode target (&v) for each type of the pool a pointer can
+// point to.
 func (c *Cluster) poolProducers(t types.Type) []*Op {
 	var out []*Op
 	for _, k := range poolBasics {
@@ -57,6 +72,11 @@ func (c *Cluster) poolProducers(t types.Type) []*Op {
 	for _, pt := range c.Pool {
 		for _, op := range c.PoolOps(pt) {
 			if !slices.Contains(out, op) {
+				out = append(out, op)
+			}
+		}
+		if targetable(pt) {
+			if op := c.Target(pt); !slices.Contains(out, op) {
 				out = append(out, op)
 			}
 		}
@@ -157,7 +177,7 @@ func (c *Cluster) poolable(t types.Type) bool {
 }
 
 // PoolOps are the ops that build a value of pool type t: its producers
-// other than nil.
+// other than nil, and for a pointer the decode target &v.
 func (c *Cluster) PoolOps(t types.Type) []*Op {
 	var out []*Op
 	for _, op := range c.Producers(t) {
@@ -165,5 +185,41 @@ func (c *Cluster) PoolOps(t types.Type) []*Op {
 			out = append(out, op)
 		}
 	}
+	if p, ok := t.(*types.Pointer); ok && targetable(p.Elem()) {
+		out = append(out, c.Target(p.Elem()))
+	}
 	return out
+}
+
+// targetable reports whether a decode target of type *t is useful: t is
+// a value type a decoder fills (not a pointer, interface, function or
+// channel).
+func targetable(t types.Type) bool {
+	switch t.Underlying().(type) {
+	case *types.Pointer, *types.Interface, *types.Signature, *types.Chan:
+		return false
+	}
+	return true
+}
+
+// Target returns the op that yields &v for a fresh variable v of type t.
+func (c *Cluster) Target(t types.Type) *Op {
+	if op, ok := c.targets.At(t).(*Op); ok {
+		return op
+	}
+	op := c.register(&Op{Kind: OpTarget, Name: "&var " + typeName(t), Type: types.NewPointer(t)})
+	c.targets.Set(t, op)
+	return op
+}
+
+// Targets are the decode-target ops of the pool, in its order.
+func (c *Cluster) Targets() []*Op {
+	if c.poolTargets == nil {
+		for _, t := range c.Pool {
+			if targetable(t) {
+				c.poolTargets = append(c.poolTargets, c.Target(t))
+			}
+		}
+	}
+	return c.poolTargets
 }

@@ -21,10 +21,18 @@ func typeText(t types.Type) string {
 	})
 }
 
+// apiOp returns the call of R's API of the given name.
+func apiOp(t *testing.T, c *testcase.Cluster, name string) *testcase.Op {
+	t.Helper()
+	op := c.OpNamed(name)
+	require.True(t, op != nil && op.API, "no API call %s", name)
+	return op
+}
+
 // The pool of the decoder pair, in its documented order: basics,
-// composites (not *int, which only nil builds), the declared types and
-// pointers to them, then the exported types of R, E and their imports
-// (decode's MissingError; config declares none).
+// composites, the declared types and pointers to them, then the exported
+// types of R, E and their imports (decode's
+// MissingError; config declares none). The pair has no type switch.
 func TestPool(t *testing.T) {
 	c := cluster(t, "reflective", "./config", "./decode")
 	var got []string
@@ -33,10 +41,21 @@ func TestPool(t *testing.T) {
 	}
 	assert.Equal(t, []string{
 		"bool", "int", "int64", "uint", "float64", "string", "[]byte",
-		"[]int", "[]string", "[3]int", "map[string]int", "map[int]string", "[]any", "map[string]any",
+		"[]int", "[]string", "[3]int", "map[string]int", "map[int]string", "*int", "[]any", "map[string]any",
 		"item1", "item2", "item3", "item4", "*item1", "*item2", "*item3", "*item4",
 		"decode.MissingError",
 	}, got)
+	// Every type of the pool but pointers and interfaces has a decode
+	// target.
+	var targets []string
+	for _, op := range c.Targets() {
+		targets = append(targets, op.Name)
+	}
+	assert.Equal(t, []string{
+		"&var bool", "&var int", "&var int64", "&var uint", "&var float64", "&var string", "&var []byte",
+		"&var []int", "&var []string", "&var [3]int", "&var map[string]int", "&var map[int]string", "&var []any", "&var map[string]any",
+		"&var item1", "&var item2", "&var item3", "&var item4", "&var decode.MissingError",
+	}, targets)
 	// The tag names of the declared fields seed strings.
 	assert.Subset(t, c.Constants.Strings, []string{"name", "count", "value", "extra"})
 }
@@ -59,14 +78,28 @@ func TestDeclaredGolden(t *testing.T) {
 	assert.Equal(t, []*types.Named{c.Declared[0], c.Declared[2]}, c.DeclaredIn(types.NewSlice(c.Declared[2])), "item3 holds item1s")
 }
 
-// Random tests and mutation on a pair with empty interfaces keep tests
-// valid, use only registered operations, and draw values of many types
-// of the pool.
+// What the analysis says of interface parameters: config.Load passes v
+// to decode.Into, which checks that it is a pointer; compare.Equal walks
+// its arguments with a switch over every kind, which says nothing of
+// them.
+func TestParamUses(t *testing.T) {
+	c := cluster(t, "reflective", "./config", "./decode")
+	assert.Equal(t, []testcase.ParamUse{0, testcase.UseTarget}, apiOp(t, c, "config.Load").Uses)
+	c = cluster(t, "reflective", "./compare", "./walk")
+	assert.Nil(t, apiOp(t, c, "compare.Equal").Uses)
+}
+
+// Random tests and mutation on a pair with empty interfaces and decode
+// targets keep tests valid, use only registered
+// operations, and draw values of many types of the pool: decode targets
+// for config.Load's v, most of them.
 func TestGenerationWithPool(t *testing.T) {
 	c := cluster(t, "reflective", "./config", "./decode")
 	n := len(c.Ops)
 	g := testcase.NewGenerator(c, testcase.DefaultConfig(), 1)
+	load := apiOp(t, c, "config.Load")
 	kinds := map[testcase.OpKind]int{}
+	targets, loads := 0, 0
 	for i := 0; i < 500; i++ {
 		tc := g.RandomTest()
 		require.NoError(t, tc.Valid())
@@ -76,10 +109,17 @@ func TestGenerationWithPool(t *testing.T) {
 		}
 		for _, s := range tc.Stmts {
 			kinds[s.Op.Kind]++
+			if s.Op == load && !s.Args[1].IsOmitted() {
+				loads++
+				if tc.Stmts[s.Args[1].Stmt].Op.Kind == testcase.OpTarget {
+					targets++
+				}
+			}
 		}
 	}
 	assert.Equal(t, n, len(c.Ops), "generation registered new operations")
-	for _, k := range []testcase.OpKind{testcase.OpComposite, testcase.OpSlice, testcase.OpMap, testcase.OpPrim} {
+	for _, k := range []testcase.OpKind{testcase.OpTarget, testcase.OpComposite, testcase.OpSlice, testcase.OpMap, testcase.OpPrim} {
 		assert.Positive(t, kinds[k], "op kind %d", k)
 	}
+	assert.Greater(t, targets, loads/2, "decode targets for config.Load's v")
 }

@@ -48,16 +48,37 @@ func (g *Generator) drawType(ts []types.Type) types.Type {
 }
 
 // poolProducer chooses the producer of a value of an empty interface at
-// depth: a type of the pool (see drawType), then a producer of it.
+// depth: a type of the pool (see drawType), then a producer of it; a
+// pointer is a decode target half of the time.
 func (g *Generator) poolProducer(depth int) *Op {
 	t := g.drawType(g.poolTypes(depth))
 	if t == nil {
 		return nil
 	}
+	if p, ok := t.(*types.Pointer); ok && targetable(p.Elem()) && g.Rnd.Intn(2) == 0 {
+		return g.C.Target(p.Elem())
+	}
 	if op := g.producer(t, depth); op != nil {
 		return op
 	}
 	return g.shallowest(t)
+}
+
+// hinted chooses, with probability UseHint, the producer the use of an
+// empty-interface argument calls for: a decode target of a pool type. It
+// returns nil otherwise.
+func (g *Generator) hinted(use ParamUse, depth int) *Op {
+	if use&UseTarget != 0 && g.Rnd.Float64() < g.Cfg.UseHint {
+		targets := g.C.Targets()
+		var elems []types.Type
+		for _, op := range targets {
+			elems = append(elems, op.Type.(*types.Pointer).Elem())
+		}
+		if t := g.drawType(elems); t != nil {
+			return g.C.Target(t)
+		}
+	}
+	return nil
 }
 
 // feedsInterface reports whether the value of statement i, a pure

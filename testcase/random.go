@@ -45,6 +45,9 @@ type Config struct {
 	// ConstructorPreference is the probability of building a value with a
 	// constructor when there is one, rather than a composite literal.
 	ConstructorPreference float64
+	// UseHint is the probability that an argument the code under test
+	// treats as a decode target gets one (&v).
+	UseHint float64
 	// Retype is the probability that a change of a value passed only as
 	// an empty interface replaces it by a value of another type of the
 	// pool, rather than changing the value.
@@ -71,6 +74,7 @@ func DefaultConfig() Config {
 		CloneUses:        0.1,
 
 		ConstructorPreference: 0.8,
+		UseHint:               0.7,
 		Retype:                0.3,
 	}
 }
@@ -247,7 +251,7 @@ func (in *inserter) apply(op *Op, depth int) int {
 				continue
 			}
 		}
-		args[i] = in.value(typ, depth+1)
+		args[i] = in.valueFor(typ, depth+1, op.Use(i))
 	}
 	s := Stmt{Op: op, Args: args}
 	if op.Kind == OpPrim {
@@ -259,6 +263,18 @@ func (in *inserter) apply(op *Op, depth int) int {
 // value returns a reference to a value of type typ: an existing one, or a
 // newly built one.
 func (in *inserter) value(typ types.Type, depth int) Ref {
+	return in.valueFor(typ, depth, 0)
+}
+
+// valueFor returns a value of type typ for an argument the code under
+// test uses as use says: for an empty interface treated as a decode
+// target, most often a fresh &v.
+func (in *inserter) valueFor(typ types.Type, depth int, use ParamUse) Ref {
+	if use != 0 && isEmptyInterface(typ) {
+		if op := in.g.hinted(use, depth); op != nil {
+			return Ref{Stmt: in.apply(op, depth)}
+		}
+	}
 	if r, ok := in.reuse(typ); ok {
 		return r
 	}

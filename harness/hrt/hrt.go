@@ -43,6 +43,9 @@ type Op struct {
 	// Prim converts a decoded literal (int64, uint64, float64, string,
 	// bool) to the op's type.
 	Prim func(v any) any
+	// Target marks ops that yield &v for a fresh variable v (a decode
+	// target): at the end of the test, v is observed.
+	Target bool
 	// ErrorOut marks the outputs of static type error.
 	ErrorOut []bool
 	// Setup marks ops that prepare inputs (not calls of R's API): the
@@ -343,6 +346,18 @@ type result struct {
 	// retire asks for a fresh worker after this test: its goroutines may
 	// still run.
 	retire bool
+	// targets marks the slots of decode targets (&v).
+	targets map[int]bool
+}
+
+// describeEnd observes value slot i at the end of the test (or for a
+// snapshot): what a decode target points to, the fields of another
+// value's struct.
+func (res *result) describeEnd(stmt, result, i int, isErr bool) []observation {
+	if res.targets[i] {
+		return describePointee(stmt, result, res.values[i])
+	}
+	return describe(stmt, result, res.values[i], isErr, true)
 }
 
 // exitRequested is the hook of intercepted exits: it runs on the goroutine
@@ -569,6 +584,12 @@ func testBody(cfg Config, t *test, observe bool, res *result, done chan struct{}
 				isErr := r < len(op.ErrorOut) && op.ErrorOut[r]
 				res.obs = append(res.obs, describe(i, r, res.values[s.base+r], isErr, false)...)
 			}
+			if op.Target {
+				if res.targets == nil {
+					res.targets = map[int]bool{}
+				}
+				res.targets[s.base] = true
+			}
 			if op.Setup {
 				res.snapshot(s, op)
 			}
@@ -772,7 +793,7 @@ func (res *result) snapshot(s stmt, op Op) {
 		res.snaps = map[int]map[observation]bool{}
 	}
 	take := func(i int) {
-		obs := describe(0, 0, res.values[i], false, true)
+		obs := res.describeEnd(0, 0, i, false)
 		if obs == nil {
 			return
 		}
@@ -804,7 +825,7 @@ func observeEnd(cfg Config, t *test, res *result) []observation {
 		for r := 0; r < op.Outputs; r++ {
 			isErr := r < len(op.ErrorOut) && op.ErrorOut[r]
 			snap, hasSnap := res.snaps[s.base+r]
-			for _, o := range describe(i, r, res.values[s.base+r], isErr, true) {
+			for _, o := range res.describeEnd(i, r, s.base+r, isErr) {
 				key := o
 				key.stmt, key.result = 0, 0
 				if hasSnap && snap[key] {
@@ -869,6 +890,33 @@ func describe(stmt, result int, v any, isErr, end bool) []observation {
 			out = append(out, obs("String()", obsString, text))
 		}
 		return out
+	}
+	return nil
+}
+
+// describePointee observes what a decode target points to at the end of
+// a test: the fields of a struct; a value of a basic kind, or the length
+// of a slice or map (nil observed as such), with the path "*".
+func describePointee(stmt, result int, v any) []observation {
+	obs := func(path string, kind byte, text string) observation {
+		return observation{stmt: stmt, result: result, path: path, end: true, kind: kind, text: text}
+	}
+	rv := reflect.ValueOf(v)
+	if !rv.IsValid() || rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return nil
+	}
+	e := rv.Elem()
+	if o, ok := basic(e, "*"); ok {
+		return []observation{obs(o.path, o.kind, o.text)}
+	}
+	switch e.Kind() {
+	case reflect.Struct:
+		return fields(e, obs)
+	case reflect.Slice, reflect.Map:
+		if e.IsNil() {
+			return []observation{obs("*", obsNil, "")}
+		}
+		return []observation{obs("*", obsLen, fmt.Sprint(e.Len()))}
 	}
 	return nil
 }
