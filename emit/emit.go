@@ -600,13 +600,7 @@ func (e *testEmitter) renderable(o testcase.Observation) bool {
 	case testcase.ObsLen:
 		// The value's static type must have a length (an interface holding
 		// a slice does not).
-		switch u := t.Underlying().(type) {
-		case *types.Slice, *types.Map, *types.Array, *types.Chan:
-			return true
-		case *types.Basic:
-			return u.Info()&types.IsString != 0
-		}
-		return false
+		return testcase.HasLen(t)
 	case testcase.ObsNil:
 		switch t.Underlying().(type) {
 		case *types.Pointer, *types.Interface, *types.Slice, *types.Map, *types.Chan, *types.Signature:
@@ -629,6 +623,9 @@ func (e *testEmitter) name(r testcase.Ref) string {
 		return "err"
 	}
 	base := varBase(t)
+	if e.t.Stmts[r.Stmt].Op.Kind == testcase.OpFunc {
+		base = "f"
+	}
 	if e.pkgNames[base] || reservedNames[base] {
 		// A name taken by a package (car for car.Car): use initials.
 		if short := initials(t); short != "" && !e.pkgNames[short] {
@@ -825,6 +822,18 @@ func (e *testEmitter) pureExpr(s testcase.Stmt, expected types.Type) string {
 		return e.typ(op.Type) + "{}"
 	case testcase.OpTarget:
 		return "new(" + e.typ(op.Type.(*types.Pointer).Elem()) + ")"
+	case testcase.OpFunc:
+		lit, _ := s.Value.(testcase.FuncLit)
+		w := testcase.FuncWriter{
+			Type:   e.typ,
+			Const:  func(t types.Type, v any) string { return e.literal(t, v, t) },
+			Errors: func() string { return e.im.use("errors", "errors") },
+		}
+		src := w.Literal(op, lit)
+		if _, named := types.Unalias(op.Type).(*types.Named); named && (expected == nil || !types.Identical(expected, op.Type)) {
+			src = e.typ(op.Type) + "(" + src + ")"
+		}
+		return src
 	case testcase.OpChan:
 		ch := op.Type.Underlying().(*types.Chan)
 		if ch.Dir() == types.SendOnly {

@@ -213,6 +213,43 @@ func configTests(t *testing.T, c *testcase.Cluster) []emit.Test {
 	}}
 }
 
+// notifyTests are hand-built tests of notify's callbacks: a function
+// literal inline, and a literal of a named function type among variadic
+// options.
+func notifyTests(t *testing.T, c *testcase.Cluster) []emit.Test {
+	op := func(name string) *testcase.Op { return opNamed(t, c, name) }
+	variant := func(o *testcase.Op, body testcase.FuncBody) int {
+		for k, v := range o.Variants {
+			if v.Body == body {
+				return k
+			}
+		}
+		t.Fatalf("%s has no body %d", o.Name, body)
+		return 0
+	}
+	format := op("func func(msg string) string")
+	option := op("func notify.Option")
+	return []emit.Test{{
+		Name:    "TestSendFormatted",
+		Comment: "The formatter appends to every message; an empty option does nothing.",
+		Test: &testcase.Test{Stmts: []testcase.Stmt{
+			/* 0 */ {Op: format, Value: testcase.FuncLit{Variant: variant(format, testcase.BodyConcat), Const: "!"}},
+			/* 1 */ {Op: op("notify.WithFormat"), Args: []testcase.Ref{ref(0)}},
+			/* 2 */ {Op: option, Value: testcase.FuncLit{}},
+			/* 3 */ {Op: op("slice []notify.Option"), Args: []testcase.Ref{ref(1), ref(2)}},
+			/* 4 */ {Op: op("notify.New"), Args: []testcase.Ref{ref(3)}},
+			/* 5 */ {Op: op("lit int"), Value: int64(1)},
+			/* 6 */ {Op: op("lit string"), Value: "hi"},
+			/* 7 */ {Op: op("(*notify.Notifier).Send"), Args: []testcase.Ref{ref(4), ref(5), ref(6)}},
+			/* 8 */ {Op: op("(*notify.Notifier).Sent"), Args: []testcase.Ref{ref(4)}},
+		}},
+		Outcome: &testcase.Outcome{Observations: []testcase.Observation{
+			noErr(7, 0),
+			{Ref: ref(8), Kind: testcase.ObsLen, Text: "1"},
+		}},
+	}}
+}
+
 // Emission of fixed tests with fixed outcomes, in both dialects, as golden
 // files under testdata/golden/emit/: no search and no execution, so the
 // file depends on the emitter alone. The std dialect's file declares
@@ -227,6 +264,7 @@ func TestEmitGolden(t *testing.T) {
 		{"shop", "shop", "./checkout", "./pricing", "checkout_test", shopTests},
 		{"personcar", "personcar", "./person", "./car", "person_test", personcarTests},
 		{"reflective-config", "reflective", "./config", "./decode", "config_test", configTests},
+		{"reflective-notify", "reflective", "./notify", "./hooks", "notify_test", notifyTests},
 	} {
 		c := cluster(t, fx.fixture, fx.caller, fx.callee)
 		tests := fx.tests(t, c)

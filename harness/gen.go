@@ -163,8 +163,31 @@ func (g *gen) op(op *testcase.Op) string {
 		return g.call(op)
 	case testcase.OpTarget:
 		return fmt.Sprintf("{Outputs: 1, Target: true, Call: func(a []any) []any { return []any{new(%s)} }}", g.typ(op.Type.(*types.Pointer).Elem()))
+	case testcase.OpFunc:
+		return g.funcLit(op)
 	}
 	return "{}"
+}
+
+// funcLit renders the stub of a function literal: one case per variant
+// of its body, the constant coming with the statement.
+func (g *gen) funcLit(op *testcase.Op) string {
+	w := testcase.FuncWriter{
+		Type: g.typ,
+		Const: func(t types.Type, _ any) string {
+			return fmt.Sprintf("%s(c.(%s))", g.typ(t), literalGoType(t))
+		},
+		Errors: func() string { return g.qualifier(types.NewPackage("errors", "errors")) },
+	}
+	var cases strings.Builder
+	for v := range op.Variants {
+		lit := w.Literal(op, testcase.FuncLit{Variant: v})
+		if _, named := types.Unalias(op.Type).(*types.Named); named {
+			lit = g.typ(op.Type) + "(" + lit + ")"
+		}
+		fmt.Fprintf(&cases, "case %d: return %s\n", v, lit)
+	}
+	return fmt.Sprintf("{Outputs: 1, Func: func(v int, c any) any {\nswitch v {\n%s}\nreturn nil\n}}", cases.String())
 }
 
 // call renders the stub of a function or method call.

@@ -489,3 +489,41 @@ func TestDecodeTargetObserved(t *testing.T) {
 	assert.Equal(t, []string{fmt.Sprintf("1* %d=2", l)}, endObservations(res[1]))
 	assert.Equal(t, []string{fmt.Sprintf("1.ID %d=7", i)}, endObservations(res[2]), `Note is tagged "-"`)
 }
+
+// A function literal runs as the variant its statement names, with the
+// statement's constant.
+func TestFunctionLiterals(t *testing.T) {
+	v := setup(t, "reflective", "./notify", "./hooks")
+	x := v.executor(t, 1, time.Second)
+	str := v.c.Producers(types.Typ[types.String])[0]
+	num := v.c.Producers(types.Typ[types.Int])[0]
+	format := opNamed(t, v.c, "func func(msg string) string")
+	concat := -1
+	for k, fv := range format.Variants {
+		if fv.Body == testcase.BodyConcat {
+			concat = k
+		}
+	}
+	require.GreaterOrEqual(t, concat, 0)
+	sendFormatted := &testcase.Test{Stmts: []testcase.Stmt{
+		{Op: format, Value: testcase.FuncLit{Variant: concat, Const: "!"}},
+		{Op: opNamed(t, v.c, "notify.WithFormat"), Args: []testcase.Ref{{Stmt: 0}}},
+		{Op: opNamed(t, v.c, "slice []notify.Option"), Args: []testcase.Ref{{Stmt: 1}}},
+		{Op: opNamed(t, v.c, "notify.New"), Args: []testcase.Ref{{Stmt: 2}}},
+		{Op: num, Value: int64(1)},
+		{Op: str, Value: "hi"},
+		{Op: opNamed(t, v.c, "(*notify.Notifier).Send"), Args: []testcase.Ref{{Stmt: 3}, {Stmt: 4}, {Stmt: 5}}},
+		{Op: opNamed(t, v.c, "(*notify.Notifier).Sent"), Args: []testcase.Ref{{Stmt: 3}}},
+	}}
+	require.NoError(t, sendFormatted.Valid())
+	res, err := x.Run(context.Background(), []*testcase.Test{sendFormatted}, true)
+	require.NoError(t, err)
+	require.Equal(t, harness.Passed, res[0].Status, res[0].Message)
+	var got []string
+	for _, o := range res[0].Outcome.Observations {
+		if (o.Ref.Stmt == 6 || o.Ref.Stmt == 7) && !o.End {
+			got = append(got, fmt.Sprintf("%d %d=%s", o.Ref.Stmt, o.Kind, o.Text))
+		}
+	}
+	assert.Equal(t, []string{fmt.Sprintf("6 %d=", testcase.ObsNoError), fmt.Sprintf("7 %d=1", testcase.ObsLen)}, got, "one message sent")
+}

@@ -21,7 +21,8 @@ const (
 )
 
 // appendTest encodes one test: per statement the op, the argument slots
-// (0 for omitted, slot+1 otherwise) and the literal of a primitive.
+// (0 for omitted, slot+1 otherwise), the literal of a primitive, and the
+// variant and constant of a function literal.
 func appendTest(buf []byte, t *testcase.Test) []byte {
 	base := make([]int, len(t.Stmts))
 	slots := 0
@@ -40,8 +41,18 @@ func appendTest(buf []byte, t *testcase.Test) []byte {
 			}
 			buf = binary.AppendUvarint(buf, uint64(base[a.Stmt]+a.Result+1))
 		}
-		if s.Op.Kind == testcase.OpPrim {
+		switch s.Op.Kind {
+		case testcase.OpPrim:
 			buf = appendLiteral(buf, s.Value)
+		case testcase.OpFunc:
+			// The variant, then its constant (false when it has none).
+			lit, _ := s.Value.(testcase.FuncLit)
+			buf = binary.AppendUvarint(buf, uint64(lit.Variant))
+			if lit.Const == nil {
+				buf = appendLiteral(buf, false)
+			} else {
+				buf = appendLiteral(buf, lit.Const)
+			}
 		}
 	}
 	return buf

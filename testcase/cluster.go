@@ -45,6 +45,9 @@ const (
 	// OpTarget is a pointer to a fresh variable, &v after var v T: what a
 	// decoder decodes into. Type is *T; the test observes v at its end.
 	OpTarget
+	// OpFunc is a function literal of Type, whose body is one of
+	// Variants (the statement's FuncLit says which, with its constant).
+	OpFunc
 )
 
 // Op is one operation of the cluster: a way to produce values or to act on
@@ -85,6 +88,8 @@ type Op struct {
 	// whose call site the function may reach (couple.Analysis.GoalsFrom),
 	// in increasing order.
 	Goals []int32
+	// Variants are the bodies an OpFunc literal may have.
+	Variants []FuncVariant
 	// Uses says, per input of a call, how the code under test treats an
 	// argument of interface type (decode target, function), nil if the
 	// analysis found nothing.
@@ -214,8 +219,10 @@ type Cluster struct {
 	refl      *reflection
 	poolBuilt bool
 	targets   typeutil.Map // T -> the OpTarget of *T
-	// poolTargets are the decode targets of the pool, once asked for.
+	// poolTargets and poolFuncs are the decode targets and the function
+	// types of the pool, once asked for.
 	poolTargets []*Op
+	poolFuncs   []types.Type
 	scan        []*types.Package
 	producers   typeutil.Map // types.Type -> []*Op
 	methods     typeutil.Map // types.Type -> []*Op
@@ -944,6 +951,7 @@ func (c *Cluster) findProducers(t types.Type) []*Op {
 		}
 		add(c.nilOp(t))
 	case *types.Signature:
+		add(c.funcOp(t))
 		add(c.nilOp(t))
 	}
 	return out

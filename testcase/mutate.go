@@ -90,9 +90,9 @@ func (g *Generator) ValueBefore(t *Test, pos int, want, prefer types.Type) (Ref,
 }
 
 // changeStatements changes each statement with probability 1/n: a literal
-// gets a new value, a call or literal of a composite type a new argument;
-// a value passed only as an empty interface may become a value of another
-// type of the pool.
+// gets a new value, a function literal a new body or constant, a call or
+// literal of a composite type a new argument; a value passed only as an
+// empty interface may become a value of another type of the pool.
 func (g *Generator) changeStatements(t *Test) bool {
 	n := t.Len()
 	changed := false
@@ -115,6 +115,10 @@ func (g *Generator) changeStatement(t *Test, i int) bool {
 	switch s.Op.Kind {
 	case OpPrim:
 		s.Value = g.mutateLiteral(s.Op.Type, s.Value)
+		return true
+	case OpFunc:
+		lit, _ := s.Value.(FuncLit)
+		s.Value = g.mutateFunc(s.Op, lit)
 		return true
 	case OpNil, OpZero, OpTarget:
 		return false

@@ -1,6 +1,7 @@
 package testcase
 
 import (
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -92,7 +93,9 @@ func (c *Cluster) poolProducers(t types.Type) []*Op {
 //  2. composites of them: []int, []string, [3]int, map[string]int,
 //     map[int]string, *int, []any, map[string]any;
 //  3. the declared struct types (Declared) and pointers to them;
-//  4. the exported named types (not interfaces, not generic) of R, E and
+//  4. function types: func(int, int) bool, func(string, string) bool,
+//     func(int) int, func(string) string, func(string) bool;
+//  5. the exported named types (not interfaces, not generic) of R, E and
 //     the packages outside the standard library they import, by package
 //     then name, with *T too for a struct T a constructor returns as *T.
 func (c *Cluster) buildPool() {
@@ -125,6 +128,17 @@ func (c *Cluster) buildPool() {
 	}
 	for _, d := range c.Declared {
 		add(types.NewPointer(d))
+	}
+	fn := func(params []types.Type, result types.Type) types.Type {
+		var vars []*types.Var
+		for _, p := range params {
+			vars = append(vars, types.NewParam(token.NoPos, nil, "", p))
+		}
+		return types.NewSignatureType(nil, nil, nil, types.NewTuple(vars...), types.NewTuple(types.NewParam(token.NoPos, nil, "", result)), false)
+	}
+	in, str, b := typ[types.Int], typ[types.String], typ[types.Bool]
+	for _, t := range []types.Type{fn([]types.Type{in, in}, b), fn([]types.Type{str, str}, b), fn([]types.Type{in}, in), fn([]types.Type{str}, str), fn([]types.Type{str}, b)} {
+		add(t)
 	}
 	for _, p := range c.scan {
 		if p != c.Caller.Types && p != c.Callee.Types && isStandard(p.Path()) {
@@ -222,4 +236,25 @@ func (c *Cluster) Targets() []*Op {
 		}
 	}
 	return c.poolTargets
+}
+
+// FuncPool lists the function types of the pool.
+func (c *Cluster) FuncPool() []types.Type {
+	if c.poolFuncs == nil {
+		for _, t := range c.Pool {
+			if Signature(t) != nil {
+				c.poolFuncs = append(c.poolFuncs, t)
+			}
+		}
+	}
+	return c.poolFuncs
+}
+
+// funcOp is the function-literal op of a function type.
+func (c *Cluster) funcOp(t types.Type) *Op {
+	sig := Signature(t)
+	if sig == nil || sig.TypeParams().Len() > 0 || sig.Recv() != nil {
+		return nil
+	}
+	return c.register(&Op{Kind: OpFunc, Name: "func " + typeName(t), Type: t, Variants: FuncVariants(sig)})
 }

@@ -1,6 +1,7 @@
 package testcase_test
 
 import (
+	"fmt"
 	"go/types"
 	"strings"
 	"testing"
@@ -30,8 +31,8 @@ func apiOp(t *testing.T, c *testcase.Cluster, name string) *testcase.Op {
 }
 
 // The pool of the decoder pair, in its documented order: basics,
-// composites, the declared types and pointers to them, then the exported
-// types of R, E and their imports (decode's
+// composites, the declared types and pointers to them, function types,
+// then the exported types of R, E and their imports (decode's
 // MissingError; config declares none). The pair has no type switch.
 func TestPool(t *testing.T) {
 	c := cluster(t, "reflective", "./config", "./decode")
@@ -43,10 +44,11 @@ func TestPool(t *testing.T) {
 		"bool", "int", "int64", "uint", "float64", "string", "[]byte",
 		"[]int", "[]string", "[3]int", "map[string]int", "map[int]string", "*int", "[]any", "map[string]any",
 		"item1", "item2", "item3", "item4", "*item1", "*item2", "*item3", "*item4",
+		"func(int, int) bool", "func(string, string) bool", "func(int) int", "func(string) string", "func(string) bool",
 		"decode.MissingError",
 	}, got)
-	// Every type of the pool but pointers and interfaces has a decode
-	// target.
+	// Every type of the pool but pointers, interfaces and functions has a
+	// decode target.
 	var targets []string
 	for _, op := range c.Targets() {
 		targets = append(targets, op.Name)
@@ -79,18 +81,100 @@ func TestDeclaredGolden(t *testing.T) {
 }
 
 // What the analysis says of interface parameters: config.Load passes v
-// to decode.Into, which checks that it is a pointer; compare.Equal walks
-// its arguments with a switch over every kind, which says nothing of
-// them.
+// to decode.Into, which checks that it is a pointer; compare.Comparer
+// checks that f is a function; compare.Equal walks its arguments with a
+// switch over every kind, which says nothing of them.
 func TestParamUses(t *testing.T) {
 	c := cluster(t, "reflective", "./config", "./decode")
 	assert.Equal(t, []testcase.ParamUse{0, testcase.UseTarget}, apiOp(t, c, "config.Load").Uses)
 	c = cluster(t, "reflective", "./compare", "./walk")
+	assert.Equal(t, []testcase.ParamUse{testcase.UseFunc}, apiOp(t, c, "compare.Comparer").Uses)
 	assert.Nil(t, apiOp(t, c, "compare.Equal").Uses)
 }
 
-// Random tests and mutation on a pair with empty interfaces and decode
-// targets keep tests valid, use only registered
+// A function literal of each shape, written as the executor and the
+// emitted test write it: one source per variant.
+func TestFuncLiterals(t *testing.T) {
+	typ := func(t types.Type) string { return types.TypeString(t, nil) }
+	w := testcase.FuncWriter{
+		Type:   typ,
+		Const:  func(t types.Type, v any) string { return fmt.Sprintf("%s(%#v)", typ(t), v) },
+		Errors: func() string { return "errors" },
+	}
+	param := func(t types.Type) *types.Var { return types.NewParam(0, nil, "", t) }
+	sig := func(variadic bool, res []types.Type, params ...types.Type) types.Type {
+		var ps, rs []*types.Var
+		for _, p := range params {
+			ps = append(ps, param(p))
+		}
+		for _, r := range res {
+			rs = append(rs, param(r))
+		}
+		return types.NewSignatureType(nil, nil, nil, types.NewTuple(ps...), types.NewTuple(rs...), variadic)
+	}
+	in, str, b := types.Typ[types.Int], types.Typ[types.String], types.Typ[types.Bool]
+	errT := types.Universe.Lookup("error").Type()
+	cases := []struct {
+		name  string
+		typ   types.Type
+		konst any
+		want  []string
+	}{
+		{"comparer", sig(false, []types.Type{b}, in, in), true, []string{
+			"func(int, int) bool { return false }",
+			"func(int, int) bool { return bool(true) }",
+			"func(x int, y int) bool { return x == y }",
+			"func(x int, y int) bool { return x < y }",
+		}},
+		{"transformer", sig(false, []types.Type{str}, str), "!", []string{
+			"func(string) string { return \"\" }",
+			`func(string) string { return string("!") }`,
+			"func(x string) string { return x }",
+			`func(x string) string { return x + string("!") }`,
+		}},
+		{"predicate", sig(false, []types.Type{b}, b, str), false, []string{
+			"func(bool, string) bool { return false }",
+			"func(bool, string) bool { return bool(false) }",
+			"func(x bool, _ string) bool { return x }",
+			"func(x bool, _ string) bool { return !x }",
+		}},
+		{"counter", sig(true, []types.Type{in}, types.NewSlice(in)), int64(7), []string{
+			"func(...int) int { return 0 }",
+			"func(...int) int { return int(7) }",
+			"func(x ...int) int { return len(x) }",
+		}},
+		{"callback", sig(false, nil, str), nil, []string{
+			"func(string) {}",
+		}},
+		{"fallible", sig(false, []types.Type{in, errT}, in), int64(-1), []string{
+			"func(int) (int, error) { return 0, nil }",
+			"func(int) (int, error) { return int(-1), nil }",
+			"func(x int) (int, error) { return x, nil }",
+			"func(x int) (int, error) { return x + 1, nil }",
+		}},
+		{"handler", sig(false, []types.Type{b}, errT), true, []string{
+			"func(error) bool { return false }",
+			"func(error) bool { return bool(true) }",
+		}},
+		{"error", sig(false, []types.Type{errT}, str), "oops", []string{
+			"func(string) error { return nil }",
+			`func(string) error { return errors.New(string("oops")) }`,
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			op := &testcase.Op{Kind: testcase.OpFunc, Type: tc.typ, Variants: testcase.FuncVariants(testcase.Signature(tc.typ))}
+			var got []string
+			for v := range op.Variants {
+				got = append(got, w.Literal(op, testcase.FuncLit{Variant: v, Const: tc.konst}))
+			}
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
+// Random tests and mutation on a pair with empty interfaces, function
+// values and decode targets keep tests valid, use only registered
 // operations, and draw values of many types of the pool: decode targets
 // for config.Load's v, most of them.
 func TestGenerationWithPool(t *testing.T) {
@@ -118,7 +202,7 @@ func TestGenerationWithPool(t *testing.T) {
 		}
 	}
 	assert.Equal(t, n, len(c.Ops), "generation registered new operations")
-	for _, k := range []testcase.OpKind{testcase.OpTarget, testcase.OpComposite, testcase.OpSlice, testcase.OpMap, testcase.OpPrim} {
+	for _, k := range []testcase.OpKind{testcase.OpTarget, testcase.OpFunc, testcase.OpComposite, testcase.OpSlice, testcase.OpMap, testcase.OpPrim} {
 		assert.Positive(t, kinds[k], "op kind %d", k)
 	}
 	assert.Greater(t, targets, loads/2, "decode targets for config.Load's v")

@@ -65,8 +65,9 @@ func (g *Generator) poolProducer(depth int) *Op {
 }
 
 // hinted chooses, with probability UseHint, the producer the use of an
-// empty-interface argument calls for: a decode target of a pool type. It
-// returns nil otherwise.
+// empty-interface argument calls for: a decode target of a pool type, or
+// a function literal of a function type of the pool. It returns nil
+// otherwise.
 func (g *Generator) hinted(use ParamUse, depth int) *Op {
 	if use&UseTarget != 0 && g.Rnd.Float64() < g.Cfg.UseHint {
 		targets := g.C.Targets()
@@ -78,7 +79,49 @@ func (g *Generator) hinted(use ParamUse, depth int) *Op {
 			return g.C.Target(t)
 		}
 	}
+	if use&UseFunc != 0 && g.Rnd.Float64() < g.Cfg.UseHint {
+		if t := g.drawType(g.C.FuncPool()); t != nil {
+			return g.C.funcOp(t)
+		}
+	}
 	return nil
+}
+
+// funcLit draws a variant of a function literal and its constant.
+func (g *Generator) funcLit(op *Op) FuncLit {
+	v := g.Rnd.Intn(len(op.Variants))
+	lit := FuncLit{Variant: v}
+	if ct := op.ConstType(v); ct != nil {
+		lit.Const = g.literal(ct)
+	}
+	return lit
+}
+
+// mutateFunc changes a function literal: half of the time its body (a
+// new variant, keeping the constant when its type stays), otherwise its
+// constant (a new body when it has none).
+func (g *Generator) mutateFunc(op *Op, lit FuncLit) FuncLit {
+	if ct := op.ConstType(lit.Variant); ct != nil && lit.Const != nil && g.Rnd.Intn(2) == 0 {
+		lit.Const = g.mutateLiteral(ct, lit.Const)
+		return lit
+	}
+	if len(op.Variants) < 2 {
+		return lit
+	}
+	v := g.Rnd.Intn(len(op.Variants) - 1)
+	if v >= lit.Variant {
+		v++
+	}
+	old := op.ConstType(lit.Variant)
+	ct := op.ConstType(v)
+	switch {
+	case ct == nil:
+		lit.Const = nil
+	case old == nil || !types.Identical(old, ct) || lit.Const == nil:
+		lit.Const = g.literal(ct)
+	}
+	lit.Variant = v
+	return lit
 }
 
 // feedsInterface reports whether the value of statement i, a pure

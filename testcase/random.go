@@ -46,7 +46,8 @@ type Config struct {
 	// constructor when there is one, rather than a composite literal.
 	ConstructorPreference float64
 	// UseHint is the probability that an argument the code under test
-	// treats as a decode target gets one (&v).
+	// treats as a decode target gets one (&v), and one it treats as a
+	// function gets a function literal of the pool.
 	UseHint float64
 	// Retype is the probability that a change of a value passed only as
 	// an empty interface replaces it by a value of another type of the
@@ -254,8 +255,11 @@ func (in *inserter) apply(op *Op, depth int) int {
 		args[i] = in.valueFor(typ, depth+1, op.Use(i))
 	}
 	s := Stmt{Op: op, Args: args}
-	if op.Kind == OpPrim {
+	switch op.Kind {
+	case OpPrim:
 		s.Value = in.g.literal(op.Type)
+	case OpFunc:
+		s.Value = in.g.funcLit(op)
 	}
 	return in.add(s)
 }
@@ -268,7 +272,8 @@ func (in *inserter) value(typ types.Type, depth int) Ref {
 
 // valueFor returns a value of type typ for an argument the code under
 // test uses as use says: for an empty interface treated as a decode
-// target, most often a fresh &v.
+// target, most often a fresh &v; treated as a function, a function
+// literal of the pool.
 func (in *inserter) valueFor(typ types.Type, depth int, use ParamUse) Ref {
 	if use != 0 && isEmptyInterface(typ) {
 		if op := in.g.hinted(use, depth); op != nil {

@@ -13,7 +13,8 @@ import (
 )
 
 // ParamUse says how the code under test treats a parameter of interface
-// type, as its SSA form shows: as a pointer to decode into.
+// type, as its SSA form shows: as a pointer to decode into, or as a
+// function to call.
 type ParamUse uint8
 
 const (
@@ -23,6 +24,13 @@ const (
 	// function is named like a decoder (Unmarshal, Decode) and p is its
 	// last parameter.
 	UseTarget ParamUse = 1 << iota
+	// UseFunc marks a function value: the code compares the kind of p's
+	// value or type with reflect.Func (and at most one other kind) or
+	// calls the methods only functions have (In, NumIn, Out, NumOut,
+	// IsVariadic, Call); or the parameter is
+	// named f, fn, fnc, fun, func..., callback, cb, handler, helper or
+	// hook.
+	UseFunc
 )
 
 // reflection is what R's and E's code does with reflection: the struct
@@ -308,12 +316,15 @@ func reflectMethod(name string, x *ssa.Call, st stage, push func(ssa.Value, stag
 		if st == stageValue || st == stageValueOf {
 			push(x, stageType)
 		}
+	case "In", "NumIn", "Out", "NumOut", "IsVariadic", "Call", "CallSlice":
+		return UseFunc
 	}
 	return 0
 }
 
 // kindUse reads what the result of a Kind call is compared with: with
-// reflect.Ptr (a decode target), and at most one other kind. A switch that dispatches on many kinds is a walker's,
+// reflect.Ptr (a decode target) or reflect.Func (a function), and at most
+// one other kind. A switch that dispatches on many kinds is a walker's,
 // and says nothing of what the parameter should be.
 func kindUse(kind ssa.Value) ParamUse {
 	var use ParamUse
@@ -340,6 +351,8 @@ func kindUse(kind ssa.Value) ParamUse {
 		switch reflect.Kind(n) {
 		case reflect.Pointer:
 			use |= UseTarget
+		case reflect.Func:
+			use |= UseFunc
 		}
 	}
 	if kinds > 2 {
@@ -348,12 +361,15 @@ func kindUse(kind ssa.Value) ParamUse {
 	return use
 }
 
+// funcParamRx are parameter names that say "a function".
+var funcParamRx = regexp.MustCompile(`^(?i:f|fn|fnc|fun|func.*|.*func|callback|cb|handler|helper|hook)$`)
+
 // decoderRx are function names that say "decodes into its last
 // parameter".
 var decoderRx = regexp.MustCompile(`^(?i:unmarshal.*|decode.*)$`)
 
 // nameUse is what a parameter's and its function's names say: a decode
-// target.
+// target, or a function.
 func nameUse(fn *types.Func, sig *types.Signature, idx int) ParamUse {
 	if idx < 0 || idx >= sig.Params().Len() {
 		return 0
@@ -361,6 +377,9 @@ func nameUse(fn *types.Func, sig *types.Signature, idx int) ParamUse {
 	var use ParamUse
 	if decoderRx.MatchString(fn.Name()) && idx == sig.Params().Len()-1 {
 		use |= UseTarget
+	}
+	if funcParamRx.MatchString(sig.Params().At(idx).Name()) {
+		use |= UseFunc
 	}
 	return use
 }

@@ -128,7 +128,7 @@ func (t *Test) String() string {
 	var b strings.Builder
 	for i, s := range t.Stmts {
 		fmt.Fprintf(&b, "%d: %s", i, s.Op.Name)
-		if s.Op.Kind == OpPrim {
+		if s.Op.Kind == OpPrim || s.Op.Kind == OpFunc {
 			fmt.Fprintf(&b, " %#v", s.Value)
 		}
 		for _, a := range s.Args {

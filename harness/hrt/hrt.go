@@ -43,6 +43,9 @@ type Op struct {
 	// Prim converts a decoded literal (int64, uint64, float64, string,
 	// bool) to the op's type.
 	Prim func(v any) any
+	// Func builds a function literal: the variant of its body, and its
+	// constant (a decoded literal).
+	Func func(variant int, c any) any
 	// Target marks ops that yield &v for a fresh variable v (a decode
 	// target): at the end of the test, v is observed.
 	Target bool
@@ -285,10 +288,11 @@ type test struct {
 }
 
 type stmt struct {
-	op    int
-	args  []int
-	base  int
-	value any
+	op      int
+	args    []int
+	base    int
+	value   any
+	variant int
 }
 
 func decodeTest(r *reader, ops []Op) *test {
@@ -306,6 +310,10 @@ func decodeTest(r *reader, ops []Op) *test {
 			s.args[j] = int(r.uvarint()) - 1
 		}
 		if ops[s.op].Prim != nil {
+			s.value = r.literal()
+		}
+		if ops[s.op].Func != nil {
+			s.variant = int(r.uvarint())
 			s.value = r.literal()
 		}
 		t.slots += ops[s.op].Outputs
@@ -567,6 +575,8 @@ func testBody(cfg Config, t *test, observe bool, res *result, done chan struct{}
 		op := cfg.Ops[s.op]
 		if op.Prim != nil {
 			res.values[s.base] = op.Prim(s.value)
+		} else if op.Func != nil {
+			res.values[s.base] = op.Func(s.variant, s.value)
 		} else {
 			args = args[:0]
 			for _, a := range s.args {
