@@ -426,6 +426,9 @@ func (e *testEmitter) emit() (string, bool) {
 		if s.Op.Func != nil && s.Op.Func.Pkg() != nil {
 			e.pkgNames[s.Op.Func.Pkg().Name()] = true
 		}
+		if s.Op.Var != nil && s.Op.Var.Pkg() != nil {
+			e.pkgNames[s.Op.Var.Pkg().Name()] = true
+		}
 		for k := range s.Op.Inputs() {
 			addPackageNames(s.Op.ArgType(k), e.pkgNames)
 		}
@@ -822,6 +825,8 @@ func (e *testEmitter) pureExpr(s testcase.Stmt, expected types.Type) string {
 		return e.typ(op.Type) + "{}"
 	case testcase.OpTarget:
 		return "new(" + e.typ(op.Type.(*types.Pointer).Elem()) + ")"
+	case testcase.OpGlobal:
+		return e.im.use(op.Var.Pkg().Path(), op.Var.Pkg().Name()) + "." + op.Var.Name()
 	case testcase.OpFunc:
 		lit, _ := s.Value.(testcase.FuncLit)
 		w := testcase.FuncWriter{

@@ -213,9 +213,9 @@ func configTests(t *testing.T, c *testcase.Cluster) []emit.Test {
 	}}
 }
 
-// notifyTests are hand-built tests of notify's callbacks: a function
-// literal inline, and a literal of a named function type among variadic
-// options.
+// notifyTests are hand-built tests of notify's callbacks: function
+// literals inline and in a variable, a literal of a named function type
+// among variadic options, and a sentinel error.
 func notifyTests(t *testing.T, c *testcase.Cluster) []emit.Test {
 	op := func(name string) *testcase.Op { return opNamed(t, c, name) }
 	variant := func(o *testcase.Op, body testcase.FuncBody) int {
@@ -228,6 +228,7 @@ func notifyTests(t *testing.T, c *testcase.Cluster) []emit.Test {
 		return 0
 	}
 	format := op("func func(msg string) string")
+	handler := op("func func(err error) bool")
 	option := op("func notify.Option")
 	return []emit.Test{{
 		Name:    "TestSendFormatted",
@@ -246,6 +247,20 @@ func notifyTests(t *testing.T, c *testcase.Cluster) []emit.Test {
 		Outcome: &testcase.Outcome{Observations: []testcase.Observation{
 			noErr(7, 0),
 			{Ref: ref(8), Kind: testcase.ObsLen, Text: "1"},
+		}},
+	}, {
+		Name: "TestFailRetry",
+		Test: &testcase.Test{Stmts: []testcase.Stmt{
+			/* 0 */ {Op: handler, Value: testcase.FuncLit{Variant: variant(handler, testcase.BodyConst), Const: true}},
+			/* 1 */ {Op: op("notify.WithErrorHandler"), Args: []testcase.Ref{ref(0)}},
+			/* 2 */ {Op: op("notify.WithErrorHandler"), Args: []testcase.Ref{ref(0)}},
+			/* 3 */ {Op: op("slice []notify.Option"), Args: []testcase.Ref{ref(1), ref(2)}},
+			/* 4 */ {Op: op("notify.New"), Args: []testcase.Ref{ref(3)}},
+			/* 5 */ {Op: op("var example.com/reflective/notify.ErrRetry")},
+			/* 6 */ {Op: op("(*notify.Notifier).Fail"), Args: []testcase.Ref{ref(4), ref(5)}},
+		}},
+		Outcome: &testcase.Outcome{Observations: []testcase.Observation{
+			{Ref: ref(6), Kind: testcase.ObsBool, Text: "true"},
 		}},
 	}}
 }

@@ -491,8 +491,8 @@ func TestDecodeTargetObserved(t *testing.T) {
 }
 
 // A function literal runs as the variant its statement names, with the
-// statement's constant.
-func TestFunctionLiterals(t *testing.T) {
+// statement's constant; a sentinel error is the package's variable.
+func TestFunctionLiteralsAndSentinels(t *testing.T) {
 	v := setup(t, "reflective", "./notify", "./hooks")
 	x := v.executor(t, 1, time.Second)
 	str := v.c.Producers(types.Typ[types.String])[0]
@@ -515,15 +515,32 @@ func TestFunctionLiterals(t *testing.T) {
 		{Op: opNamed(t, v.c, "(*notify.Notifier).Send"), Args: []testcase.Ref{{Stmt: 3}, {Stmt: 4}, {Stmt: 5}}},
 		{Op: opNamed(t, v.c, "(*notify.Notifier).Sent"), Args: []testcase.Ref{{Stmt: 3}}},
 	}}
+	handler := opNamed(t, v.c, "func func(err error) bool")
+	retry := &testcase.Test{Stmts: []testcase.Stmt{
+		{Op: handler, Value: testcase.FuncLit{Variant: 1, Const: true}},
+		{Op: opNamed(t, v.c, "notify.WithErrorHandler"), Args: []testcase.Ref{{Stmt: 0}}},
+		{Op: opNamed(t, v.c, "slice []notify.Option"), Args: []testcase.Ref{{Stmt: 1}}},
+		{Op: opNamed(t, v.c, "notify.New"), Args: []testcase.Ref{{Stmt: 2}}},
+		{Op: opNamed(t, v.c, "var example.com/reflective/notify.ErrRetry")},
+		{Op: opNamed(t, v.c, "(*notify.Notifier).Fail"), Args: []testcase.Ref{{Stmt: 3}, {Stmt: 4}}},
+	}}
 	require.NoError(t, sendFormatted.Valid())
-	res, err := x.Run(context.Background(), []*testcase.Test{sendFormatted}, true)
+	require.NoError(t, retry.Valid())
+	require.Equal(t, testcase.BodyConst, handler.Variants[1].Body)
+	res, err := x.Run(context.Background(), []*testcase.Test{sendFormatted, retry}, true)
 	require.NoError(t, err)
 	require.Equal(t, harness.Passed, res[0].Status, res[0].Message)
-	var got []string
-	for _, o := range res[0].Outcome.Observations {
-		if (o.Ref.Stmt == 6 || o.Ref.Stmt == 7) && !o.End {
-			got = append(got, fmt.Sprintf("%d %d=%s", o.Ref.Stmt, o.Kind, o.Text))
+	require.Equal(t, harness.Passed, res[1].Status, res[1].Message)
+	after := func(r harness.Result, stmt int) []string {
+		var out []string
+		for _, o := range r.Outcome.Observations {
+			if o.Ref.Stmt == stmt && !o.End {
+				out = append(out, fmt.Sprintf("%d=%s", o.Kind, o.Text))
+			}
 		}
+		return out
 	}
-	assert.Equal(t, []string{fmt.Sprintf("6 %d=", testcase.ObsNoError), fmt.Sprintf("7 %d=1", testcase.ObsLen)}, got, "one message sent")
+	assert.Equal(t, []string{fmt.Sprintf("%d=", testcase.ObsNoError)}, after(res[0], 6))
+	assert.Equal(t, []string{fmt.Sprintf("%d=1", testcase.ObsLen)}, after(res[0], 7), "one message sent")
+	assert.Equal(t, []string{fmt.Sprintf("%d=true", testcase.ObsBool)}, after(res[1], 5), "errors.Is(err, ErrRetry), then the handler accepted it")
 }

@@ -48,6 +48,9 @@ const (
 	// OpFunc is a function literal of Type, whose body is one of
 	// Variants (the statement's FuncLit says which, with its constant).
 	OpFunc
+	// OpGlobal reads an exported package-level variable (Var), such as a
+	// sentinel error: pkg.ErrX.
+	OpGlobal
 )
 
 // Op is one operation of the cluster: a way to produce values or to act on
@@ -90,6 +93,8 @@ type Op struct {
 	Goals []int32
 	// Variants are the bodies an OpFunc literal may have.
 	Variants []FuncVariant
+	// Var is the variable an OpGlobal reads.
+	Var *types.Var
 	// Uses says, per input of a call, how the code under test treats an
 	// argument of interface type (decode target, function), nil if the
 	// analysis found nothing.
@@ -1099,6 +1104,9 @@ func isError(t types.Type) bool {
 func (c *Cluster) implementations(t types.Type, iface *types.Interface) []*Op {
 	var out []*Op
 	out = append(out, c.stdProviders(t)...)
+	if isError(t) {
+		out = append(out, c.sentinels()...)
+	}
 	if iface.NumMethods() == 0 {
 		// any: values of the types of the pool.
 		return append(out, c.poolProducers(t)...)

@@ -120,7 +120,7 @@ func (g *Generator) changeStatement(t *Test, i int) bool {
 		lit, _ := s.Value.(FuncLit)
 		s.Value = g.mutateFunc(s.Op, lit)
 		return true
-	case OpNil, OpZero, OpTarget:
+	case OpNil, OpZero, OpTarget, OpGlobal:
 		return false
 	case OpChan:
 		if ch := s.Op.Type.Underlying().(*types.Chan); ch.Dir() == types.SendOnly {

@@ -258,3 +258,21 @@ func (c *Cluster) funcOp(t types.Type) *Op {
 	}
 	return c.register(&Op{Kind: OpFunc, Name: "func " + typeName(t), Type: t, Variants: FuncVariants(sig)})
 }
+
+// sentinels are the exported variables of type error of R and E (var
+// ErrX = errors.New(...)), which callers compare errors with.
+func (c *Cluster) sentinels() []*Op {
+	var out []*Op
+	for _, p := range []*types.Package{c.Caller.Types, c.Callee.Types} {
+		if isInternalElsewhere(p.Path(), c.Caller.Types) {
+			continue
+		}
+		for _, name := range p.Scope().Names() {
+			v, ok := p.Scope().Lookup(name).(*types.Var)
+			if ok && v.Exported() && isError(v.Type()) {
+				out = append(out, c.register(&Op{Kind: OpGlobal, Name: "var " + p.Path() + "." + name, Type: v.Type(), Var: v}))
+			}
+		}
+	}
+	return out
+}

@@ -92,6 +92,21 @@ func TestParamUses(t *testing.T) {
 	assert.Nil(t, apiOp(t, c, "compare.Equal").Uses)
 }
 
+// Exported error variables of R and E produce errors, as pkg.ErrX.
+func TestSentinelErrors(t *testing.T) {
+	c := cluster(t, "reflective", "./notify", "./hooks")
+	var got []string
+	for _, op := range c.Producers(types.Universe.Lookup("error").Type()) {
+		got = append(got, op.Name)
+	}
+	assert.Equal(t, []string{
+		"errors.New as error",
+		"var example.com/reflective/notify.ErrEmpty", "var example.com/reflective/notify.ErrRetry",
+		"var example.com/reflective/hooks.ErrBlank", "var example.com/reflective/hooks.ErrFiltered",
+		"nil error",
+	}, got)
+}
+
 // A function literal of each shape, written as the executor and the
 // emitted test write it: one source per variant.
 func TestFuncLiterals(t *testing.T) {
