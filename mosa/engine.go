@@ -136,6 +136,9 @@ type Engine struct {
 	// flaky marks the goals seen covered by a test in one run and not in
 	// the next.
 	flaky map[int32]bool
+	// guidedAt is the archive size when the generator's preference was
+	// last set (-1 before the first).
+	guidedAt int
 }
 
 // Run searches with the registered algorithm name, configured by cfg,
@@ -168,6 +171,19 @@ func (e *Engine) begin(algorithm string) {
 	e.repairs = repair.Counts{}
 	e.nextSec = 1
 	e.Stage(Budget{})
+	e.guidedAt = -1
+	e.guide()
+}
+
+// guide sets the generator's preference for the types of the values it
+// draws for empty interfaces to what the uncovered goals ask for (see
+// testcase.Cluster.Preference), when the covered goals changed.
+func (e *Engine) guide() {
+	if e.Gen == nil || e.Gen.C == nil || e.archive.Len() == e.guidedAt {
+		return
+	}
+	e.guidedAt = e.archive.Len()
+	e.Gen.Prefer = e.Gen.C.Preference(e.Uncovered())
 }
 
 // Done reports whether the search must stop: the budget (or the stage
@@ -255,6 +271,7 @@ func (e *Engine) Evaluate(ctx context.Context, tests []*testcase.Test) ([]harnes
 	if err := e.archiveCovering(ctx, tests, res, e.stats.Evaluations-len(res)); err != nil {
 		return nil, err
 	}
+	e.guide()
 	elapsed := time.Since(e.start).Seconds()
 	e.stats.Covered = e.archive.Len()
 	for float64(e.nextSec) <= elapsed {

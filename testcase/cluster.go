@@ -228,6 +228,7 @@ type Cluster struct {
 	// types of the pool, once asked for.
 	poolTargets []*Op
 	poolFuncs   []types.Type
+	guide       *guidance
 	scan        []*types.Package
 	producers   typeutil.Map // types.Type -> []*Op
 	methods     typeutil.Map // types.Type -> []*Op

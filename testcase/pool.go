@@ -95,7 +95,9 @@ func (c *Cluster) poolProducers(t types.Type) []*Op {
 //  3. the declared struct types (Declared) and pointers to them;
 //  4. function types: func(int, int) bool, func(string, string) bool,
 //     func(int) int, func(string) string, func(string) bool;
-//  5. the exported named types (not interfaces, not generic) of R, E and
+//  5. the types of the case clauses of R's and E's type switches, in
+//     source order;
+//  6. the exported named types (not interfaces, not generic) of R, E and
 //     the packages outside the standard library they import, by package
 //     then name, with *T too for a struct T a constructor returns as *T.
 func (c *Cluster) buildPool() {
@@ -138,6 +140,9 @@ func (c *Cluster) buildPool() {
 	}
 	in, str, b := typ[types.Int], typ[types.String], typ[types.Bool]
 	for _, t := range []types.Type{fn([]types.Type{in, in}, b), fn([]types.Type{str, str}, b), fn([]types.Type{in}, in), fn([]types.Type{str}, str), fn([]types.Type{str}, b)} {
+		add(t)
+	}
+	for _, t := range c.caseTypes() {
 		add(t)
 	}
 	for _, p := range c.scan {

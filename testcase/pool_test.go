@@ -3,6 +3,7 @@ package testcase_test
 import (
 	"fmt"
 	"go/types"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -186,6 +187,56 @@ func TestFuncLiterals(t *testing.T) {
 			assert.Equal(t, tc.want, got)
 		})
 	}
+}
+
+// A branch that tests a kind asks for it while a goal that needs it is
+// uncovered: the goals of walk.Classify's `case reflect.Struct` ask for
+// structs, and those of walk.Truth's `v.Kind() != reflect.Bool` taken
+// false (the comparer returned a bool) ask for booleans.
+func TestPreference(t *testing.T) {
+	c := cluster(t, "reflective", "./compare", "./walk")
+	a := c.Analysis()
+	byID := func(e string) []int32 {
+		var out []int32
+		for i, g := range a.Goals {
+			if g.E.ID() == e {
+				out = append(out, int32(i))
+			}
+		}
+		require.NotEmpty(t, out, e)
+		return out
+	}
+	p := c.Preference(byID("walk/walk.go:24:7:true"))
+	require.NotNil(t, p)
+	assert.Equal(t, []testcase.Ask{{Kinds: []reflect.Kind{reflect.Struct}}}, p.Asks, "one ask for all the goals of the branch")
+	assert.True(t, p.Asks[0].Matches(c.Declared[0]))
+	assert.False(t, p.Asks[0].Matches(types.Typ[types.Int]))
+	p = c.Preference(append(byID("walk/walk.go:66:5:false"), byID("walk/walk.go:24:7:true")...))
+	require.NotNil(t, p)
+	assert.Equal(t, []testcase.Ask{{Kinds: []reflect.Kind{reflect.Bool}}, {Kinds: []reflect.Kind{reflect.Struct}}}, p.Asks)
+	assert.Nil(t, c.Preference(nil))
+
+	// The generator draws what an ask names half of the time: of 1000
+	// values for compare.Equal's x, most are structs when structs are
+	// asked for, few otherwise.
+	equal := apiOp(t, c, "compare.Equal")
+	structs := func(prefer *testcase.Preference) int {
+		g := testcase.NewGenerator(c, testcase.DefaultConfig(), 1)
+		g.Prefer = prefer
+		n := 0
+		for i := 0; i < 1000; i++ {
+			tc := &testcase.Test{}
+			at := g.InsertCall(tc, equal, 0)
+			if x := tc.Stmts[at].Args[0]; testcase.KindOf(tc.Stmts[x.Stmt].Op.Outputs()[x.Result]) == reflect.Struct {
+				n++
+			}
+		}
+		return n
+	}
+	without, with := structs(nil), structs(c.Preference(byID("walk/walk.go:24:7:true")))
+	t.Logf("structs: %d without preference, %d with", without, with)
+	assert.Less(t, without, 300)
+	assert.Greater(t, with, 500)
 }
 
 // Random tests and mutation on a pair with empty interfaces, function

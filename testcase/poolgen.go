@@ -39,10 +39,24 @@ func (g *Generator) poolTypes(depth int) []types.Type {
 	return out
 }
 
-// drawType draws one of ts uniformly.
+// drawType draws one of ts: with probability PreferPool, one that an ask
+// of the search's preference (drawn at random) names, if any does;
+// uniformly otherwise.
 func (g *Generator) drawType(ts []types.Type) types.Type {
 	if len(ts) == 0 {
 		return nil
+	}
+	if g.Prefer != nil && len(g.Prefer.Asks) > 0 && g.Rnd.Float64() < g.Cfg.PreferPool {
+		ask := g.Prefer.Asks[g.Rnd.Intn(len(g.Prefer.Asks))]
+		var preferred []types.Type
+		for _, t := range ts {
+			if ask.Matches(t) {
+				preferred = append(preferred, t)
+			}
+		}
+		if len(preferred) > 0 {
+			return preferred[g.Rnd.Intn(len(preferred))]
+		}
 	}
 	return ts[g.Rnd.Intn(len(ts))]
 }

@@ -49,6 +49,10 @@ type Config struct {
 	// treats as a decode target gets one (&v), and one it treats as a
 	// function gets a function literal of the pool.
 	UseHint float64
+	// PreferPool is the probability that a value for an empty interface
+	// is of a type the search prefers (Generator.Prefer), when the pool
+	// has one.
+	PreferPool float64
 	// Retype is the probability that a change of a value passed only as
 	// an empty interface replaces it by a value of another type of the
 	// pool, rather than changing the value.
@@ -76,6 +80,7 @@ func DefaultConfig() Config {
 
 		ConstructorPreference: 0.8,
 		UseHint:               0.7,
+		PreferPool:            0.5,
 		Retype:                0.3,
 	}
 }
@@ -93,6 +98,10 @@ type Generator struct {
 	// search with an archive narrows them to the covering functions
 	// whose coupled branches are not all covered yet.
 	Focus []*Op
+	// Prefer, when set, says which types of the pool the values drawn for
+	// an empty interface should have (see Cluster.Preference); the search
+	// updates it as goals get covered.
+	Prefer *Preference
 	// poolAt caches, per depth, the pool types buildable at that depth.
 	poolAt map[int][]types.Type
 }

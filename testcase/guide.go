@@ -1,0 +1,336 @@
+package testcase
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"reflect"
+	"slices"
+
+	"github.com/cling-go/cling/ccfg"
+	"github.com/cling-go/cling/couple"
+)
+
+// Preference is what the search asks of the values it draws from the
+// pool for an empty interface: one Ask per distinct set of kinds and
+// types the uncovered goals need. The distance between two kinds means
+// nothing to a comparison of kinds; the constant a branch compares with
+// is turned into a choice of type instead.
+type Preference struct {
+	Asks []Ask
+}
+
+// Ask is what one goal asks: dynamic types of these reflect kinds, or
+// these types (a type implementing an interface among them counts).
+type Ask struct {
+	Kinds []reflect.Kind
+	Types []types.Type
+}
+
+// Matches reports whether a pool type t is of a kind or type the ask
+// names.
+func (a Ask) Matches(t types.Type) bool {
+	if k := KindOf(t); k != reflect.Invalid && slices.Contains(a.Kinds, k) {
+		return true
+	}
+	for _, want := range a.Types {
+		if types.Identical(t, want) {
+			return true
+		}
+		if iface, ok := want.Underlying().(*types.Interface); ok && !types.IsInterface(t) && types.Implements(t, iface) {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *Ask) add(q typePref) {
+	if q.typ != nil {
+		if !slices.ContainsFunc(a.Types, func(t types.Type) bool { return types.Identical(t, q.typ) }) {
+			a.Types = append(a.Types, q.typ)
+		}
+		return
+	}
+	if !slices.Contains(a.Kinds, q.kind) {
+		a.Kinds = append(a.Kinds, q.kind)
+	}
+}
+
+func (a Ask) equal(b Ask) bool {
+	return slices.Equal(a.Kinds, b.Kinds) && slices.EqualFunc(a.Types, b.Types, types.Identical)
+}
+
+// KindOf is the reflect kind of the values of a concrete type; Invalid
+// for interfaces, whose values have the kinds of their dynamic types.
+func KindOf(t types.Type) reflect.Kind {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return basicKinds[u.Kind()]
+	case *types.Pointer:
+		return reflect.Pointer
+	case *types.Slice:
+		return reflect.Slice
+	case *types.Array:
+		return reflect.Array
+	case *types.Map:
+		return reflect.Map
+	case *types.Chan:
+		return reflect.Chan
+	case *types.Signature:
+		return reflect.Func
+	case *types.Struct:
+		return reflect.Struct
+	}
+	return reflect.Invalid
+}
+
+var basicKinds = map[types.BasicKind]reflect.Kind{
+	types.Bool: reflect.Bool, types.Int: reflect.Int, types.Int8: reflect.Int8, types.Int16: reflect.Int16,
+	types.Int32: reflect.Int32, types.Int64: reflect.Int64, types.Uint: reflect.Uint, types.Uint8: reflect.Uint8,
+	types.Uint16: reflect.Uint16, types.Uint32: reflect.Uint32, types.Uint64: reflect.Uint64,
+	types.Uintptr: reflect.Uintptr, types.Float32: reflect.Float32, types.Float64: reflect.Float64,
+	types.Complex64: reflect.Complex64, types.Complex128: reflect.Complex128, types.String: reflect.String,
+	types.UnsafePointer: reflect.UnsafePointer,
+}
+
+// typePref is one kind or one type a branch asks for.
+type typePref struct {
+	kind reflect.Kind
+	typ  types.Type
+}
+
+// typeBranch is a branch that tests the dynamic type of a value: the
+// outcome of its node that holds when the value has the kind or type.
+type typeBranch struct {
+	pref    typePref
+	outcome bool
+}
+
+// guidance maps the goals to what their branches ask of types.
+type guidance struct {
+	a        *couple.Analysis
+	branches map[*ccfg.BranchNode]typeBranch
+	// order lists the nodes of branches in source order, R's first.
+	order []*ccfg.BranchNode
+	goals [][]typePref
+	memo  map[*ccfg.BranchNode][]typePref
+	busy  map[*ccfg.BranchNode]bool
+}
+
+// typeBranches finds, in R and E, the branches that test a type: a
+// condition comparing a reflect.Kind with a constant (v.Kind() ==
+// reflect.Struct, with != and ! read as the other outcome), a case of a
+// switch on a reflect.Kind, and a case clause of a type switch.
+func typeBranches(a *couple.Analysis) *guidance {
+	g := &guidance{a: a, branches: map[*ccfg.BranchNode]typeBranch{}, memo: map[*ccfg.BranchNode][]typePref{}, busy: map[*ccfg.BranchNode]bool{}}
+	for _, c := range []*ccfg.CCFG{a.Caller, a.Callee} {
+		for _, n := range c.Nodes {
+			if tb, ok := typeTest(n); ok {
+				g.branches[n] = tb
+				g.order = append(g.order, n)
+			}
+		}
+	}
+	return g
+}
+
+// typeTest reads what a branching node tests of a type, if anything.
+func typeTest(n *ccfg.BranchNode) (typeBranch, bool) {
+	info := n.Pkg.Info
+	if info == nil {
+		return typeBranch{}, false
+	}
+	switch n.Kind {
+	case ccfg.KindCond:
+		e, ok := n.Anchor.(ast.Expr)
+		if !ok {
+			return typeBranch{}, false
+		}
+		neg := false
+		for {
+			switch x := e.(type) {
+			case *ast.ParenExpr:
+				e = x.X
+				continue
+			case *ast.UnaryExpr:
+				if x.Op == token.NOT {
+					e, neg = x.X, !neg
+					continue
+				}
+			}
+			break
+		}
+		b, ok := e.(*ast.BinaryExpr)
+		if !ok || (b.Op != token.EQL && b.Op != token.NEQ) {
+			return typeBranch{}, false
+		}
+		k, ok := kindConst(info, b.X, b.Y)
+		if !ok {
+			k, ok = kindConst(info, b.Y, b.X)
+		}
+		if !ok {
+			return typeBranch{}, false
+		}
+		return typeBranch{pref: typePref{kind: k}, outcome: (b.Op == token.EQL) != neg}, true
+	case ccfg.KindCase:
+		sw, ok := n.Stmt.(*ast.SwitchStmt)
+		e, isExpr := n.Anchor.(ast.Expr)
+		if !ok || !isExpr || sw.Tag == nil {
+			return typeBranch{}, false
+		}
+		if k, ok := kindConst(info, sw.Tag, e); ok {
+			return typeBranch{pref: typePref{kind: k}, outcome: true}, true
+		}
+	case ccfg.KindTypeCase:
+		e, ok := n.Anchor.(ast.Expr)
+		if !ok {
+			return typeBranch{}, false
+		}
+		tv, ok := info.Types[e]
+		if !ok || !tv.IsType() || isEmptyInterface(tv.Type) {
+			return typeBranch{}, false
+		}
+		return typeBranch{pref: typePref{typ: tv.Type}, outcome: true}, true
+	}
+	return typeBranch{}, false
+}
+
+// kindConst reports whether x is a reflect.Kind value and k the constant
+// kind it is compared with.
+func kindConst(info *types.Info, x, k ast.Expr) (reflect.Kind, bool) {
+	tx, ok := info.Types[x]
+	if !ok || tx.Value != nil || !isReflectNamed(tx.Type, "Kind") {
+		return 0, false
+	}
+	tk, ok := info.Types[k]
+	if !ok || tk.Value == nil || tk.Value.Kind() != constant.Int {
+		return 0, false
+	}
+	v, _ := constant.Int64Val(tk.Value)
+	return reflect.Kind(v), true
+}
+
+// own is what branch b itself asks for, if it tests a type.
+func (g *guidance) own(b couple.Branch) (typePref, bool) {
+	if b.Node == nil {
+		return typePref{}, false
+	}
+	tb, ok := g.branches[b.Node]
+	if !ok || tb.outcome != b.Outcome {
+		return typePref{}, false
+	}
+	return tb.pref, true
+}
+
+// on is what the branches that control reaching n ask for, transitively
+// (the control-dependence path of n).
+func (g *guidance) on(n *ccfg.BranchNode) []typePref {
+	if v, ok := g.memo[n]; ok || g.busy[n] {
+		return v
+	}
+	g.busy[n] = true
+	var out []typePref
+	for _, b := range g.a.Controlling(n) {
+		if p, ok := g.own(b); ok {
+			out = appendPref(out, p)
+		}
+		if b.Node != nil {
+			for _, p := range g.on(b.Node) {
+				out = appendPref(out, p)
+			}
+		}
+	}
+	delete(g.busy, n)
+	g.memo[n] = out
+	return out
+}
+
+func appendPref(ps []typePref, p typePref) []typePref {
+	for _, q := range ps {
+		if q.kind == p.kind && (q.typ == nil) == (p.typ == nil) && (q.typ == nil || types.Identical(q.typ, p.typ)) {
+			return ps
+		}
+	}
+	return append(ps, p)
+}
+
+// forGoals computes, per goal, what its caller and callee branches and
+// the branches on their control-dependence paths ask for.
+func (g *guidance) forGoals() {
+	g.goals = make([][]typePref, len(g.a.Goals))
+	if len(g.branches) == 0 {
+		return
+	}
+	for i, goal := range g.a.Goals {
+		var ps []typePref
+		for _, b := range []couple.Branch{goal.E, goal.R} {
+			if p, ok := g.own(b); ok {
+				ps = appendPref(ps, p)
+			}
+			if b.Node != nil {
+				for _, p := range g.on(b.Node) {
+					ps = appendPref(ps, p)
+				}
+			}
+		}
+		g.goals[i] = ps
+	}
+}
+
+// caseTypes are the types of the type switches' case clauses in R and E,
+// in source order.
+func (c *Cluster) caseTypes() []types.Type {
+	var out []types.Type
+	for _, n := range c.guidance().order {
+		if t := c.guide.branches[n].pref.typ; t != nil {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func (c *Cluster) guidance() *guidance {
+	if c.guide == nil {
+		if c.analysis == nil {
+			c.guide = &guidance{branches: map[*ccfg.BranchNode]typeBranch{}}
+		} else {
+			c.guide = typeBranches(c.analysis)
+		}
+	}
+	return c.guide
+}
+
+// Preference is what the uncovered goals ask of the types drawn for an
+// empty interface: per goal, the kinds and types tested by its branches
+// or by the branches those depend on, each distinct ask once, in goal
+// order. It is nil when the cluster has no pool or nothing is asked.
+func (c *Cluster) Preference(uncovered []int32) *Preference {
+	if !c.poolBuilt || c.analysis == nil {
+		return nil
+	}
+	g := c.guidance()
+	if len(g.branches) == 0 {
+		return nil
+	}
+	if g.goals == nil {
+		g.forGoals()
+	}
+	p := &Preference{}
+	for _, goal := range uncovered {
+		if int(goal) >= len(g.goals) || len(g.goals[goal]) == 0 {
+			continue
+		}
+		var ask Ask
+		for _, q := range g.goals[goal] {
+			ask.add(q)
+		}
+		if !slices.ContainsFunc(p.Asks, ask.equal) {
+			p.Asks = append(p.Asks, ask)
+		}
+	}
+	if len(p.Asks) == 0 {
+		return nil
+	}
+	return p
+}
