@@ -45,6 +45,9 @@ type Table struct {
 	// CoverageOnly turns off branch distances: measuring coverage needs
 	// only outcomes.
 	CoverageOnly bool
+	// Cost weighs the probes' counts into the cost of an execution (empty
+	// when only coverage is measured).
+	Cost CostTable
 }
 
 const maxDepth = 256
@@ -176,6 +179,7 @@ func Setup(t *Table) {
 	siteCtx, siteCtxEpoch = make([]uint32, sites), make([]uint32, sites)
 	newOutside()
 	cumulative = openCumulative(int(t.Goals))
+	setupCounts(t)
 }
 
 // newContext returns a context ID never used before in this process.
@@ -230,6 +234,7 @@ func Reset() {
 		covered[g] = false
 	}
 	coveredList = coveredList[:0]
+	resetCounts()
 	depth, seq = 0, 0
 	rEpoch++
 	newOutside()
@@ -349,6 +354,11 @@ func cover(g int32) {
 }
 
 func record(id int32, op uint8, v bool, dTrue, dFalse float64) {
+	o := 2 * id
+	if v == (op&NegBit != 0) {
+		o++
+	}
+	count(o)
 	if op&NegBit != 0 {
 		hit(id, !v, dFalse, dTrue)
 		return
@@ -363,6 +373,7 @@ func B(id int32, neg bool, v bool) bool {
 	if v == neg {
 		o++
 	}
+	count(o)
 	if !seen(o) {
 		bSlow(id, neg, v)
 	}
@@ -430,6 +441,7 @@ func outcome(id int32, op uint8, v bool) bool {
 	if v == (op&NegBit != 0) {
 		o++
 	}
+	count(o)
 	if !seen(o) {
 		hit(id, v != (op&NegBit != 0), 0, 0)
 	}
@@ -510,10 +522,12 @@ func List(list int32, k int32) {
 	for j, n := range l {
 		switch {
 		case int32(j) < k:
+			count(2*n + 1)
 			if !seen(2*n + 1) {
 				hit(n, false, 1, 0)
 			}
 		case int32(j) == k:
+			count(2 * n)
 			if !seen(2 * n) {
 				hit(n, true, 0, 1)
 			}
@@ -524,6 +538,7 @@ func List(list int32, k int32) {
 
 // RangeIter records that a range loop starts an iteration.
 func RangeIter(id int32) {
+	count(2 * id)
 	if !seen(2 * id) {
 		hit(id, true, 0, 1)
 	}
@@ -547,6 +562,7 @@ func RangeEnd(id int32) {
 		rangeBreak[id] = false
 		return
 	}
+	count(2*id + 1)
 	if !seen(2*id + 1) {
 		hit(id, false, 1, 0)
 	}

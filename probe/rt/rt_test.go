@@ -366,3 +366,45 @@ func TestEvaluationCounts(t *testing.T) {
 	assert.Equal(t, uint8(2), n)
 	assert.Equal(t, []uint8{2}, e)
 }
+
+// The probes count every outcome and every call, past the fast path that
+// skips recording; the trace weighs the counts with the table's costs.
+func TestCostCountsEveryOutcomeAndCall(t *testing.T) {
+	// Node 0 is a for condition (a loop), node 1 a range loop, node 2 an
+	// if condition. Function 0 runs 3 statements and 1 allocation site on
+	// every call, function 1 one statement; the true outcome of node 0
+	// runs 2 statements, the true outcome of node 2 1 statement and 1
+	// allocation site.
+	tb := &Table{Side: []uint8{0, 0, 0}, Cost: CostTable{
+		FuncStmts: []int32{3, 1}, FuncAllocs: []int32{1, 0},
+		Outcomes: []int32{0, 4}, Stmts: []int32{2, 1}, Allocs: []int32{0, 1},
+		Loops: [][]int32{{0}, {2}},
+	}}
+	Setup(tb)
+	t.Cleanup(func() { Setup(&Table{}) })
+	Reset()
+	Call(0)
+	for i := 0; i < 5; i++ {
+		I(0, OpLT, int64(i), 4) // true 4 times, then false
+		Call(1)
+	}
+	B(0, false, true) // a fifth true outcome through the fast path
+	RangeIter(1)
+	RangeEnd(1)
+	B(2, false, true)
+	B(2, false, true)
+	B(2, false, false)
+	tr, _, err := DecodeTrace(AppendTrace(nil))
+	require.NoError(t, err)
+	assert.Equal(t, Cost{
+		Loops:  4,                 // node 0: 5 iterations; node 1: 1
+		Calls:  6,                 // function 0 once, function 1 five times
+		Allocs: 1 + 2,             // function 0, node 2 true twice
+		Stmts:  3 + 5 + 2*5 + 2*1, // function 0, function 1 ×5, node 0 true ×5, node 2 true ×2
+	}, tr.Cost)
+
+	Reset()
+	tr, _, err = DecodeTrace(AppendTrace(nil))
+	require.NoError(t, err)
+	assert.Equal(t, Cost{}, tr.Cost, "a new test counts from zero")
+}

@@ -10,13 +10,14 @@ import (
 
 // Trace is the record of one test execution, as the executor sends it to
 // the search: what the caller evaluated, which call sites were entered, what
-// the callee evaluated in the context of each call site, and the goals
-// covered.
+// the callee evaluated in the context of each call site, the goals
+// covered, and what the execution cost.
 type Trace struct {
 	Caller  []CallerEval
 	Sites   []SiteEval
 	Callee  []CalleeEval
 	Covered []int32
+	Cost    Cost
 }
 
 // CallerEval is one branching node of R (or an entry pseudo-node)
@@ -89,6 +90,10 @@ func AppendTrace(buf []byte) []byte {
 	for _, g := range coveredList {
 		buf = binary.AppendUvarint(buf, uint64(g))
 	}
+	c := currentCost()
+	for _, v := range [...]uint64{c.Loops, c.Calls, c.Allocs, c.Stmts} {
+		buf = binary.AppendUvarint(buf, v)
+	}
 	return buf
 }
 
@@ -128,6 +133,7 @@ func DecodeTrace(b []byte) (*Trace, []byte, error) {
 	for i := uint64(0); i < n && r.err == nil; i++ {
 		t.Covered = append(t.Covered, int32(r.uvarint()))
 	}
+	t.Cost = Cost{Loops: r.uvarint(), Calls: r.uvarint(), Allocs: r.uvarint(), Stmts: r.uvarint()}
 	return t, r.b, r.err
 }
 
