@@ -78,6 +78,16 @@ func (p *Plan) instrumentPackage(c *ccfg.CCFG, rtImport string, out *Instrumente
 			fi.insertAtBodyStart(decl.Body, fmt.Sprintf(" %s.Entry(%d);", RT, id))
 		}
 	}
+	if p.cost != nil {
+		for _, f := range c.Funcs {
+			body := funcBody(f)
+			if fi := fileOf(f.Pos()); fi != nil && body != nil {
+				if probe := p.cost.callProbe(f); probe != "" {
+					fi.insertAtBodyStart(body, probe)
+				}
+			}
+		}
+	}
 	if c == p.A.Caller {
 		for _, s := range p.A.Sites {
 			if fi := fileOf(s.Call.Pos()); fi != nil {

@@ -31,6 +31,9 @@ type Plan struct {
 	// Lists are the node lists of type switches and select statements.
 	Lists  [][]int32
 	listOf map[ast.Node]int32
+	// cost weighs the probes' counts into the cost of an execution (nil
+	// in Coverage mode).
+	cost *costPlan
 }
 
 // Mode selects what the probes record.
@@ -59,6 +62,9 @@ func NewPlan(a *couple.Analysis, mode Mode) *Plan {
 			p.listOf[n.Stmt] = int32(len(p.Lists))
 			p.Lists = append(p.Lists, p.stmtList(c, n.Stmt))
 		}
+	}
+	if mode == Search {
+		p.cost = newCostPlan(p)
 	}
 	return p
 }
@@ -137,7 +143,11 @@ func (p *Plan) TableSource(pkgName string) []byte {
 		writeInts(&b, l)
 		b.WriteString(",")
 	}
-	fmt.Fprintf(&b, "},\n\tCoverageOnly: %t,\n}\n", p.Mode == Coverage)
+	fmt.Fprintf(&b, "},\n\tCoverageOnly: %t,\n", p.Mode == Coverage)
+	if p.cost != nil {
+		fmt.Fprintf(&b, "\tCost: %s,\n", p.cost.tableSource())
+	}
+	b.WriteString("}\n")
 	return []byte(b.String())
 }
 

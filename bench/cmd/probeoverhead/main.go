@@ -6,7 +6,11 @@
 // measured, only the test runs. It prints a markdown table with the median
 // wall times and their ratio.
 //
-//	probeoverhead -dir MODULE -caller ./calc -callee ./lexer [-run REGEX] [-count N] [-runs N] [-cpuprofile FILE]
+//	probeoverhead -dir MODULE -caller ./calc -callee ./lexer [-mode coverage|search] [-run REGEX] [-count N] [-runs N] [-cpuprofile FILE]
+//
+// -mode search measures the probes of cling gen's executor instead
+// (branch distances, call-site contexts, the counts of the performance
+// proxies), built into the same test binary.
 //
 // Both binaries run in the caller's package directory, as go test runs
 // them, with -test.count=N (and -test.run if given). The instrumented one
@@ -45,11 +49,11 @@ func main() {
 }
 
 type config struct {
-	dir, caller, callee, runRE, label, jsonFile string
-	profile                                     string
-	header                                      bool
-	target                                      float64
-	count, runs, warmup                         int
+	dir, caller, callee, runRE, label, jsonFile, mode string
+	profile                                           string
+	header                                            bool
+	target                                            float64
+	count, runs, warmup                               int
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -60,6 +64,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&c.caller, "caller", "", "caller package R (required)")
 	fs.StringVar(&c.callee, "callee", "", "callee package E (required)")
 	fs.StringVar(&c.runRE, "run", "", "run only the tests matching this regexp (-test.run)")
+	fs.StringVar(&c.mode, "mode", "coverage", "probes to measure: coverage (cling cbc's) or search (cling gen's)")
 	fs.StringVar(&c.label, "label", "", "name of the data point in the table (default: caller → callee)")
 	fs.StringVar(&c.jsonFile, "json", "", "append the result to this file (JSON lines)")
 	fs.StringVar(&c.profile, "cpuprofile", "", "after measuring, run each binary once more with -test.cpuprofile=`FILE`.{plain,instrumented}")
@@ -74,8 +79,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if c.caller == "" || c.callee == "" {
 		return errors.New("-caller and -callee are required")
 	}
+	if c.mode != "coverage" && c.mode != "search" {
+		return fmt.Errorf("-mode %q: use coverage or search", c.mode)
+	}
 	if c.label == "" {
 		c.label = c.caller + " → " + c.callee
+		if c.mode == "search" {
+			c.label += " (search probes)"
+		}
 	}
 	return measureOverhead(ctx, c, stdout, stderr)
 }
@@ -86,7 +97,11 @@ func measureOverhead(ctx context.Context, c config, stdout, stderr io.Writer) er
 		return err
 	}
 	prog, callerPath, calleePath := a.Prog, a.Caller.Pkg.Path, a.Callee.Pkg.Path
-	sess, err := probe.NewSession(a, probe.Coverage)
+	mode := probe.Coverage
+	if c.mode == "search" {
+		mode = probe.Search
+	}
+	sess, err := probe.NewSession(a, mode)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,3 @@
+module example.com/costly
+
+go 1.22
