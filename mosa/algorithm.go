@@ -35,14 +35,20 @@ type Config struct {
 	// RepairAttempts bounds the mutations that try to put a covering call
 	// back into a broken offspring.
 	RepairAttempts int
+	// Secondary names the secondary objective of the algorithms with
+	// fronts (see Secondaries); Patience is how many stagnating
+	// generations the adaptive one gives a heuristic before it switches.
+	Secondary string
+	Patience  int
 }
 
 // DefaultConfig returns the defaults: population 50, single-point
 // crossover with probability 0.75 (data-level crossover, where the
 // operator has one, with probability 1), 10% new tests, 50 repair
-// attempts.
+// attempts, the crowding distance as secondary objective (patience 1).
 func DefaultConfig() Config {
-	return Config{Population: 50, Crossover: DefaultCrossover, CrossoverRate: 0.75, DataCrossoverRate: 1, NewTests: 0.1, RepairAttempts: 50}
+	return Config{Population: 50, Crossover: DefaultCrossover, CrossoverRate: 0.75, DataCrossoverRate: 1, NewTests: 0.1, RepairAttempts: 50,
+		Secondary: DefaultSecondary, Patience: 1}
 }
 
 // Constructor builds an algorithm from its configuration, or says what is
@@ -63,6 +69,9 @@ const (
 	// ReadsObjectives says that the algorithm is guided by the engine's
 	// objectives (and so by their form, layered or paper).
 	ReadsObjectives
+	// ReadsSecondary is Config.Secondary and Config.Patience: the
+	// algorithm ranks tests in fronts.
+	ReadsSecondary
 )
 
 // DefaultAlgorithm is the algorithm of `cling gen`.

@@ -7,14 +7,20 @@ import (
 )
 
 // Archive keeps one test per covered goal: the first test found to cover
-// it, replaced only by a strictly shorter one. It remembers the tests it
-// replaced, as fallbacks for a goal whose test later proves flaky.
+// it, replaced only by a strictly shorter one, or, in an archive by
+// performance (ByPerformance), only by one that is no longer and has a
+// strictly lower performance score. It remembers the tests it replaced,
+// as fallbacks for a goal whose test later proves flaky.
 type Archive struct {
 	best  map[int32]*testcase.Test
 	first map[int32]int // evaluation at which the goal was first covered
 	// replaced holds per goal the tests that held it before, the most
 	// recent first, at most maxFallbacks.
 	replaced map[int32][]*testcase.Test
+	// byScore selects the rule by performance; score holds the
+	// performance score of every test that entered the archive.
+	byScore bool
+	score   map[*testcase.Test]float64
 }
 
 // maxFallbacks bounds the replaced tests kept per goal.
@@ -22,23 +28,42 @@ const maxFallbacks = 3
 
 // NewArchive returns an empty archive.
 func NewArchive() *Archive {
-	return &Archive{best: map[int32]*testcase.Test{}, first: map[int32]int{}, replaced: map[int32][]*testcase.Test{}}
+	return &Archive{best: map[int32]*testcase.Test{}, first: map[int32]int{}, replaced: map[int32][]*testcase.Test{},
+		score: map[*testcase.Test]float64{}}
+}
+
+// ByPerformance makes the archive keep cheaper tests: a test replaces the
+// one that holds a covered goal only if it is no longer (length comes
+// first: the suite never grows) and its performance score (Proxies.Score)
+// is strictly lower. It is called before the first Update.
+func (a *Archive) ByPerformance() { a.byScore = true }
+
+// replaces reports whether t, with performance score ps, replaces old as
+// the test of a goal.
+func (a *Archive) replaces(t *testcase.Test, ps float64, old *testcase.Test) bool {
+	if !a.byScore {
+		return t.Len() < old.Len()
+	}
+	return t.Len() <= old.Len() && ps < a.score[old]
 }
 
 // Update records that t, evaluated as evaluation number eval, covers
-// goals. It returns the goals newly covered.
-func (a *Archive) Update(t *testcase.Test, goals []int32, eval int) []int32 {
+// goals; ps is its performance score, which only an archive by
+// performance reads. It returns the goals newly covered.
+func (a *Archive) Update(t *testcase.Test, ps float64, goals []int32, eval int) []int32 {
 	var fresh []int32
 	for _, g := range goals {
 		old, ok := a.best[g]
 		if !ok {
 			a.best[g] = t
 			a.first[g] = eval
+			a.scored(t, ps)
 			fresh = append(fresh, g)
 			continue
 		}
-		if t.Len() < old.Len() {
+		if a.replaces(t, ps, old) {
 			a.best[g] = t
+			a.scored(t, ps)
 			prev := append([]*testcase.Test{old}, a.replaced[g]...)
 			a.replaced[g] = prev[:min(len(prev), maxFallbacks)]
 		}
@@ -46,12 +71,21 @@ func (a *Archive) Update(t *testcase.Test, goals []int32, eval int) []int32 {
 	return fresh
 }
 
-// Wants returns the goals among goals for which t would enter the archive:
-// not yet covered, or covered by a longer test.
-func (a *Archive) Wants(t *testcase.Test, goals []int32) []int32 {
+// scored records the performance score of a test that entered the
+// archive by performance.
+func (a *Archive) scored(t *testcase.Test, ps float64) {
+	if a.byScore {
+		a.score[t] = ps
+	}
+}
+
+// Wants returns the goals among goals for which t, with performance score
+// ps, would enter the archive: not yet covered, or covered by a test it
+// replaces.
+func (a *Archive) Wants(t *testcase.Test, ps float64, goals []int32) []int32 {
 	var out []int32
 	for _, g := range goals {
-		if old, ok := a.best[g]; !ok || t.Len() < old.Len() {
+		if old, ok := a.best[g]; !ok || a.replaces(t, ps, old) {
 			out = append(out, g)
 		}
 	}

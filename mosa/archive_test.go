@@ -15,10 +15,10 @@ func testOfLen(n int) *testcase.Test {
 func TestArchiveKeepsShortest(t *testing.T) {
 	a := NewArchive()
 	long, short, shorter := testOfLen(5), testOfLen(3), testOfLen(2)
-	assert.Equal(t, []int32{0, 1}, a.Update(long, []int32{0, 1}, 1))
-	assert.Nil(t, a.Update(short, []int32{1}, 2), "goal 1 is not new")
-	assert.Empty(t, a.Update(testOfLen(3), []int32{1}, 3), "same length does not replace")
-	assert.Equal(t, []int32{2}, a.Update(shorter, []int32{0, 2}, 4))
+	assert.Equal(t, []int32{0, 1}, a.Update(long, 0, []int32{0, 1}, 1))
+	assert.Nil(t, a.Update(short, 0, []int32{1}, 2), "goal 1 is not new")
+	assert.Empty(t, a.Update(testOfLen(3), 0, []int32{1}, 3), "same length does not replace")
+	assert.Equal(t, []int32{2}, a.Update(shorter, 0, []int32{0, 2}, 4))
 	assert.Equal(t, 3, a.Len())
 	got := a.Tests()
 	assert.Len(t, got, 2)
@@ -34,9 +34,29 @@ func TestArchiveKeepsShortest(t *testing.T) {
 	assert.Same(t, long, fb[0].Test)
 	assert.Equal(t, []int32{0, 1}, fb[0].Goals, "goal 2 never had another test")
 	assert.Empty(t, a.Fallbacks([]int32{0, 1, 2}, 1))
-	a.Update(testOfLen(1), []int32{0}, 5)
+	a.Update(testOfLen(1), 0, []int32{0}, 5)
 	fb = a.Fallbacks([]int32{0}, 1)
 	assert.Len(t, fb, 1)
 	assert.Same(t, long, fb[0].Test)
 	assert.Same(t, shorter, a.Fallbacks([]int32{0}, 0)[0].Test)
+}
+
+// An archive by performance replaces a goal's test only by one that is no
+// longer and has a strictly lower performance score.
+func TestArchiveByPerformanceKeepsCheaper(t *testing.T) {
+	a := NewArchive()
+	a.ByPerformance()
+	first, shorterDearer, sameLenCheaper, longerCheaper, cheapest := testOfLen(4), testOfLen(3), testOfLen(4), testOfLen(5), testOfLen(2)
+	assert.Equal(t, []int32{0}, a.Update(first, 3.5, []int32{0}, 1))
+	assert.Empty(t, a.Wants(shorterDearer, 3.6, []int32{0}), "shorter but dearer")
+	assert.Empty(t, a.Wants(testOfLen(4), 3.5, []int32{0}), "equal score")
+	assert.Empty(t, a.Wants(longerCheaper, 1, []int32{0}), "cheaper but longer")
+	assert.Equal(t, []int32{0}, a.Wants(sameLenCheaper, 3.4, []int32{0}), "as long and cheaper")
+	a.Update(sameLenCheaper, 3.4, []int32{0}, 2)
+	assert.Same(t, sameLenCheaper, a.Tests()[0].Test)
+	a.Update(shorterDearer, 3.45, []int32{0}, 3)
+	assert.Same(t, sameLenCheaper, a.Tests()[0].Test, "compared with the score of the test it holds now")
+	a.Update(cheapest, 2, []int32{0}, 4)
+	assert.Same(t, cheapest, a.Tests()[0].Test)
+	assert.Same(t, sameLenCheaper, a.Fallbacks([]int32{0}, 0)[0].Test)
 }

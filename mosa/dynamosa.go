@@ -4,7 +4,7 @@ import "context"
 
 func init() {
 	Register("dynamosa", "DynaMOSA: MOSA whose objectives are the goals whose structural dependencies are covered",
-		geneticSettings, geneticAlgorithm("dynamosa", func(g genetic) Algorithm { return &dynaMOSA{g} }))
+		frontSettings, frontAlgorithm("dynamosa", func(g genetic) Algorithm { return &dynaMOSA{g} }))
 }
 
 // dynaMOSA is DynaMOSA carried to coupled branches: MOSA whose objectives,
@@ -20,7 +20,8 @@ type dynaMOSA struct{ genetic }
 //	while the budget lasts and a goal is uncovered:
 //	    Q ← offspring of P (as MOSA's); evaluate Q
 //	    U* ← the uncovered goals that are roots or have a covered parent
-//	    P ← the N best of P ∪ Q by preference sorting on U*, then crowding
+//	    P ← the N best of P ∪ Q by preference sorting on U*, then the
+//	        secondary objective (crowding distance by default)
 //
 // Tests keep the objectives of every uncovered goal, so a goal that joins
 // U* ranks the tests evaluated before it joined too.

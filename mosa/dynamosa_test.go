@@ -24,7 +24,7 @@ func TestDynaMOSATargets(t *testing.T) {
 	for _, tc := range cases {
 		e := &Engine{Goals: len(parents), Parents: parents}
 		e.begin("dynamosa")
-		e.archive.Update(testOfLen(1), tc.covered, 1)
+		e.archive.Update(testOfLen(1), 0, tc.covered, 1)
 		assert.Equal(t, tc.want, targets(e, e.Uncovered()), "covered %v", tc.covered)
 	}
 	// Goal 1 uncovered while its parent is uncovered and no root is: the

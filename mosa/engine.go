@@ -94,6 +94,9 @@ type Stats struct {
 	// or replaced by a parent, and offspring dropped.
 	Repairs int `json:"repairs"`
 	Drops   int `json:"drops"`
+	// Heuristics counts, per heuristic of the secondary objective, the
+	// generations it ordered (algorithms with fronts only).
+	Heuristics map[string]int `json:"heuristics,omitempty"`
 }
 
 // TimePoint is coverage at a second of the search.
@@ -294,14 +297,20 @@ func (e *Engine) archiveCovering(ctx context.Context, tests []*testcase.Test, re
 	var again []*testcase.Test
 	var wanted [][]int32
 	var idx []int
+	var scores []float64
 	for i, r := range res {
 		if r.Trace == nil || r.Status == harness.TimedOut || r.Status == harness.Crashed {
 			continue
 		}
-		if w := e.archive.Wants(tests[i], r.Trace.Covered); len(w) > 0 {
+		ps := 0.0
+		if e.archive.byScore {
+			ps = ProxiesOf(tests[i], r.Trace).Score()
+		}
+		if w := e.archive.Wants(tests[i], ps, r.Trace.Covered); len(w) > 0 {
 			again = append(again, tests[i])
 			wanted = append(wanted, w)
 			idx = append(idx, i)
+			scores = append(scores, ps)
 		}
 	}
 	if len(again) == 0 {
@@ -313,7 +322,7 @@ func (e *Engine) archiveCovering(ctx context.Context, tests []*testcase.Test, re
 	}
 	elapsed := time.Since(e.start).Seconds()
 	for j, both := range confirmed {
-		for _, g := range e.archive.Update(again[j], both, base+idx[j]+1) {
+		for _, g := range e.archive.Update(again[j], scores[j], both, base+idx[j]+1) {
 			e.stats.GoalSeconds[g] = elapsed
 		}
 	}
@@ -332,7 +341,9 @@ func (e *Engine) Conclude(ctx context.Context, tests []*testcase.Test) error {
 		return err
 	}
 	first := e.stats.GoalSeconds
+	byScore := e.archive.byScore
 	e.archive = NewArchive()
+	e.archive.byScore = byScore
 	e.stats.GoalSeconds = map[int32]float64{}
 	if err := e.archiveCovering(ctx, tests, res, e.stats.Evaluations); err != nil {
 		return err
@@ -514,6 +525,14 @@ func (e *Engine) Archive() *Archive { return e.archive }
 
 // CountGeneration records that an algorithm completed a generation.
 func (e *Engine) CountGeneration() { e.stats.Generations++ }
+
+// countHeuristic records that h ordered a generation's fronts.
+func (e *Engine) countHeuristic(h Heuristic) {
+	if e.stats.Heuristics == nil {
+		e.stats.Heuristics = map[string]int{}
+	}
+	e.stats.Heuristics[h.Name]++
+}
 
 // Repairs are the repair counts of the search, which the algorithms that
 // repair offspring add to.

@@ -58,7 +58,7 @@ func TestFlakyGoalsNeedMoreConfirmations(t *testing.T) {
 	got, err := s.confirm(ctx, []*testcase.Test{lucky}, [][]int32{{0, 1}})
 	require.NoError(t, err)
 	assert.Equal(t, [][]int32{{0, 1}}, got)
-	s.archive.Update(lucky, got[0], 1)
+	s.archive.Update(lucky, 0, got[0], 1)
 
 	// The flaky test covers goal 0, then misses it: goal 0 is flaky, and
 	// the lucky test, run again, misses it too and loses it.

@@ -9,7 +9,7 @@ import (
 
 func init() {
 	Register("mosa", "MOSA for coupled branches: preference sorting, an archive, chromosome repair (the default)",
-		geneticSettings, geneticAlgorithm("mosa", func(g genetic) Algorithm { return &manyObjective{g} }))
+		frontSettings, frontAlgorithm("mosa", func(g genetic) Algorithm { return &manyObjective{g} }))
 }
 
 // manyObjective is MOSA, the many-objective sorting algorithm, tailored
@@ -26,8 +26,12 @@ type genetic struct {
 	cross Crossover
 }
 
-// geneticSettings are what the genetic algorithms read.
-const geneticSettings = ReadsPopulation | ReadsCrossover | ReadsRepair | ReadsObjectives
+// geneticSettings are what the genetic algorithms read; frontSettings
+// what those that rank tests in fronts read.
+const (
+	geneticSettings = ReadsPopulation | ReadsCrossover | ReadsRepair | ReadsObjectives
+	frontSettings   = geneticSettings | ReadsSecondary
+)
 
 // geneticAlgorithm returns the constructor of the genetic algorithm name:
 // it checks the configuration, looks up the crossover operator, and
@@ -45,6 +49,18 @@ func geneticAlgorithm(name string, build func(genetic) Algorithm) Constructor {
 	}
 }
 
+// frontAlgorithm is geneticAlgorithm for an algorithm with fronts, which
+// also checks the secondary objective.
+func frontAlgorithm(name string, build func(genetic) Algorithm) Constructor {
+	c := geneticAlgorithm(name, build)
+	return func(cfg Config) (Algorithm, error) {
+		if _, err := newSecondary(cfg); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		return c(cfg)
+	}
+}
+
 var errNoObjectives = errors.New("mosa: no objectives to optimise")
 
 // Search runs MOSA with a population of N = cfg.Population:
@@ -55,7 +71,8 @@ var errNoObjectives = errors.New("mosa: no objectives to optimise")
 //	        and a share of new tests
 //	    evaluate Q
 //	    U ← the uncovered goals
-//	    P ← the N best of P ∪ Q by preference sorting on U, then crowding
+//	    P ← the N best of P ∪ Q by preference sorting on U, then the
+//	        secondary objective (crowding distance by default)
 //
 // Evaluating a test archives it for the goals it covers.
 func (m *manyObjective) Search(ctx context.Context, e *Engine) error {
@@ -68,10 +85,19 @@ func allOf(goals []int32) []int32 { return goals }
 // evolve runs MOSA's loop. goals returns the goals tests are evaluated for
 // (the uncovered ones, for MOSA), objectives picks among them the ones
 // preference sorting ranks by (DynaMOSA narrows them down); the loop ends
-// with the budget or when goals returns none.
+// with the budget or when goals returns none. The secondary objective of
+// cfg chooses, each generation, the heuristic that orders the fronts, and
+// how the archive keeps tests.
 func evolve(ctx context.Context, e *Engine, cfg Config, cross Crossover, goals func() []int32, objectives func([]int32) []int32) error {
 	if e.Objectives == nil {
 		return errNoObjectives
+	}
+	sec, err := newSecondary(cfg)
+	if err != nil {
+		return err
+	}
+	if sec.ByPerformance() {
+		e.archive.ByPerformance()
 	}
 	n := cfg.Population
 	pop, err := evaluatePopulation(ctx, e, randomTests(e.Gen, e.Remaining(n)), goals)
@@ -79,7 +105,8 @@ func evolve(ctx context.Context, e *Engine, cfg Config, cross Crossover, goals f
 		return err
 	}
 	nNew := int(math.Round(float64(n) * cfg.NewTests))
-	for !e.Done(ctx) {
+	var prev []*individual // the offspring of the previous generation
+	for gen := 0; !e.Done(ctx); gen++ {
 		offspring := breed(e, pop, cfg, cross, nNew)
 		q, err := evaluatePopulation(ctx, e, offspring[:e.Remaining(len(offspring))], goals)
 		if err != nil {
@@ -90,7 +117,10 @@ func evolve(ctx context.Context, e *Engine, cfg Config, cross Crossover, goals f
 		if len(gs) == 0 {
 			break
 		}
-		pop = survive(append(pop, q...), gs, objectives(gs), n, e.Objectives.Worst())
+		h := sec.Next(gen, func() bool { return !improved(e, prev, q) })
+		e.countHeuristic(h)
+		prev = q
+		pop = survive(append(pop, q...), gs, objectives(gs), n, e.Objectives.Worst(), h)
 	}
 	return nil
 }

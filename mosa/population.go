@@ -17,9 +17,16 @@ type individual struct {
 	fit   []float64
 	// obj are the objectives ranking reads: fit, or its values for the
 	// goals that are objectives of the generation (see project).
-	obj      []float64
-	rank     int
+	obj  []float64
+	rank int
+	// crowding is the individual's secondary score within its front,
+	// higher better: the crowding distance, or the performance heuristic
+	// (see Heuristic).
 	crowding float64
+	// proxies are the test's performance proxies; traced says that its
+	// execution left a trace (the dynamic proxies are known).
+	proxies Proxies
+	traced  bool
 }
 
 // align re-indexes the objectives to goals, in increasing order. Goals
@@ -105,7 +112,7 @@ func evaluatePopulation(ctx context.Context, e *Engine, tests []*testcase.Test, 
 	gs := goals()
 	out := make([]*individual, len(tests))
 	for i, t := range tests {
-		ind := &individual{t: t, goals: gs, fit: make([]float64, len(gs))}
+		ind := &individual{t: t, goals: gs, fit: make([]float64, len(gs)), proxies: ProxiesOf(t, res[i].Trace), traced: res[i].Trace != nil}
 		if len(gs) > 0 {
 			e.Objectives.Evaluate(res[i].Trace, gs, ind.fit)
 		}

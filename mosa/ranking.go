@@ -1,18 +1,16 @@
 package mosa
 
-import (
-	"math"
-	"sort"
-)
+import "sort"
 
 // survive keeps n individuals by preference sorting over objectives, the
 // uncovered goals that count in this generation (all of uncovered for
 // MOSA): front 0 is the best test of each objective (ties to the
-// shorter), further fronts come from non-dominated sorting; the last front
-// admitted is cut by crowding distance. The individuals keep the
-// objectives of every uncovered goal; one not evaluated for an uncovered
-// goal scores worst on it.
-func survive(all []*individual, uncovered, objectives []int32, n int, worst float64) []*individual {
+// shorter), further fronts come from non-dominated sorting; heuristic h
+// (the crowding distance, for MOSA) scores the individuals of every front,
+// and the last front admitted is cut by that score, then by length. The
+// individuals keep the objectives of every uncovered goal; one not
+// evaluated for an uncovered goal scores worst on it.
+func survive(all []*individual, uncovered, objectives []int32, n int, worst float64, h Heuristic) []*individual {
 	pos := positions(uncovered, objectives)
 	for _, ind := range all {
 		ind.align(uncovered, worst)
@@ -21,7 +19,7 @@ func survive(all []*individual, uncovered, objectives []int32, n int, worst floa
 	fronts := preferenceSort(all, len(objectives))
 	var next []*individual
 	for r, f := range fronts {
-		crowding(f, len(objectives))
+		h.assign(f, len(objectives))
 		for _, ind := range f {
 			ind.rank = r
 		}
@@ -104,42 +102,4 @@ func dominates(a, b *individual) bool {
 		}
 	}
 	return better
-}
-
-// crowding assigns epsilon-dominance crowding distances within a front:
-// for every goal on which the front's values differ, the individuals at
-// the minimum get credit for being few.
-func crowding(f []*individual, goals int) {
-	for _, ind := range f {
-		ind.crowding = 0
-	}
-	if len(f) <= 2 {
-		for _, ind := range f {
-			ind.crowding = math.Inf(1)
-		}
-		return
-	}
-	n := float64(len(f))
-	for g := 0; g < goals; g++ {
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, ind := range f {
-			lo = math.Min(lo, ind.obj[g])
-			hi = math.Max(hi, ind.obj[g])
-		}
-		if lo == hi {
-			continue
-		}
-		atMin := 0
-		for _, ind := range f {
-			if ind.obj[g] == lo {
-				atMin++
-			}
-		}
-		d := (n - float64(atMin)) / n
-		for _, ind := range f {
-			if ind.obj[g] == lo && d > ind.crowding {
-				ind.crowding = d
-			}
-		}
-	}
 }

@@ -79,7 +79,7 @@ func TestCrowdingRewardsRareMinima(t *testing.T) {
 
 func TestSurviveFillsByFrontThenCrowding(t *testing.T) {
 	a, b, c, d, e := five()
-	next := survive([]*individual{a, b, c, d, e}, []int32{0, 1}, []int32{0, 1}, 3, fitness.Worst)
+	next := survive([]*individual{a, b, c, d, e}, []int32{0, 1}, []int32{0, 1}, 3, fitness.Worst, CrowdingDistance)
 	assert.Len(t, next, 3)
 	assert.Equal(t, 0, a.rank)
 	assert.Equal(t, 0, c.rank)
@@ -93,7 +93,7 @@ func TestSurviveFillsByFrontThenCrowding(t *testing.T) {
 // goal for later generations.
 func TestSurviveRanksByTheObjectivesOnly(t *testing.T) {
 	a, b, c, d, e := five()
-	next := survive([]*individual{a, b, c, d, e}, []int32{0, 1}, []int32{1}, 2, fitness.Worst)
+	next := survive([]*individual{a, b, c, d, e}, []int32{0, 1}, []int32{1}, 2, fitness.Worst, CrowdingDistance)
 	// On goal 1 alone: c (0.3, shorter than d), then d, then a (0.9),
 	// one per front; goal 0 would have put a first.
 	assert.Equal(t, []*individual{c, d}, next)

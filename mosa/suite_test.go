@@ -129,10 +129,10 @@ func TestFocusOnFunctionsNotFullyCovered(t *testing.T) {
 	c.Covering = []*testcase.Op{f, g}
 	focus(e)
 	assert.Equal(t, []*testcase.Op{f, g}, e.Gen.Focus)
-	e.archive.Update(testOfLen(1), []int32{0, 2}, 1)
+	e.archive.Update(testOfLen(1), 0, []int32{0, 2}, 1)
 	focus(e)
 	assert.Equal(t, []*testcase.Op{f}, e.Gen.Focus)
-	e.archive.Update(testOfLen(1), []int32{1}, 2)
+	e.archive.Update(testOfLen(1), 0, []int32{1}, 2)
 	focus(e)
 	assert.Empty(t, e.Gen.Focus, "everything covered: no focus")
 }
