@@ -13,14 +13,15 @@ func init() {
 }
 
 // adaptiveSecondary switches between the performance heuristic and the
-// crowding distance on stagnation, as the adaptive DynaMOSA of Grano,
-// Laaber, Panichella and Panichella ("Testing with fewer resources: an
-// adaptive approach to performance-aware test case generation", IEEE TSE
-// 2021) does: the first generation uses the performance heuristic and
-// both counters start at 0. In a generation that improves on the previous
-// one (see improved), the heuristic in use stays and its counter returns
-// to 0. In one that stagnates, the counter of the heuristic in use
-// grows, and the next heuristic is the performance heuristic if
+// crowding distance on stagnation, as aDynaMOSA (Grano et al. 2021,
+// section 3.2.2, Algorithm 2; see the README's References) does: the
+// first generation uses the performance heuristic and
+// both counters start at 0. After a generation that improves on what the
+// search had reached (a better objective value for a goal still
+// uncovered, or a goal covered; see progress), the heuristic in use stays
+// and its counter returns to 0. After one that stagnates, the counter of
+// the heuristic in use grows, and the next heuristic is the performance
+// heuristic if
 //
 //	⌊performance counter / patience⌋ ≤ ⌊crowding counter / patience⌋
 //
@@ -36,13 +37,13 @@ type adaptiveSecondary struct {
 
 func (*adaptiveSecondary) ByPerformance() bool { return true }
 
-func (a *adaptiveSecondary) Next(gen int, stagnated func() bool) Heuristic {
+func (a *adaptiveSecondary) Next(gen int, stagnated bool) Heuristic {
 	if gen == 0 {
 		a.current, a.perfStalls, a.crowdStalls = PerformanceHeuristic, 0, 0
 		return a.current
 	}
 	usingPerf := a.current.Name == PerformanceHeuristic.Name
-	if !stagnated() {
+	if !stagnated {
 		if usingPerf {
 			a.perfStalls = 0
 		} else {

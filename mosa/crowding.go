@@ -15,8 +15,8 @@ var CrowdingDistance = Heuristic{Name: "crowding", assign: crowding}
 // shortest test per goal in the archive: MOSA as it was designed.
 type crowdingSecondary struct{}
 
-func (crowdingSecondary) ByPerformance() bool             { return false }
-func (crowdingSecondary) Next(int, func() bool) Heuristic { return CrowdingDistance }
+func (crowdingSecondary) ByPerformance() bool      { return false }
+func (crowdingSecondary) Next(int, bool) Heuristic { return CrowdingDistance }
 
 // crowding assigns epsilon-dominance crowding distances within a front:
 // for every goal on which the front's values differ, the individuals at

@@ -14,11 +14,15 @@
 // evolve whole suites, without and with an archive; random.go is random
 // search with an archive, the baseline. What several algorithms share
 // sits beside them: populations with objective vectors (population.go),
-// preference sorting and crowding (ranking.go), selection, crossover and
+// preference sorting and survival (ranking.go), selection, crossover and
 // mutation with repair (variation.go), and suites as chromosomes
 // (suite.go). Crossover operators are registered by name too (Crossover;
 // singlepoint.go holds single-point crossover, the default; hmx.go hybrid
-// multi-level crossover).
+// multi-level crossover), and so are the secondary objectives of the
+// algorithms with fronts (Secondary, secondary.go): crowding.go, the
+// crowding distance, the default; performance.go and adaptive.go, which
+// prefer tests that are cheaper to run by their performance proxies
+// (proxies.go).
 package mosa
 
 import (

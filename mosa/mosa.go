@@ -105,7 +105,7 @@ func evolve(ctx context.Context, e *Engine, cfg Config, cross Crossover, goals f
 		return err
 	}
 	nNew := int(math.Round(float64(n) * cfg.NewTests))
-	var prev []*individual // the offspring of the previous generation
+	prog := newProgress(e, pop, goals())
 	for gen := 0; !e.Done(ctx); gen++ {
 		offspring := breed(e, pop, cfg, cross, nNew)
 		q, err := evaluatePopulation(ctx, e, offspring[:e.Remaining(len(offspring))], goals)
@@ -117,9 +117,8 @@ func evolve(ctx context.Context, e *Engine, cfg Config, cross Crossover, goals f
 		if len(gs) == 0 {
 			break
 		}
-		h := sec.Next(gen, func() bool { return !improved(e, prev, q) })
+		h := sec.Next(gen, !prog.improved(e, q, gs))
 		e.countHeuristic(h)
-		prev = q
 		pop = survive(append(pop, q...), gs, objectives(gs), n, e.Objectives.Worst(), h)
 	}
 	return nil

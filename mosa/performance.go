@@ -13,8 +13,8 @@ var PerformanceHeuristic = Heuristic{Name: "performance", assign: performanceHeu
 // heuristic, and keeps cheaper tests in the archive.
 type performanceSecondary struct{}
 
-func (performanceSecondary) ByPerformance() bool             { return true }
-func (performanceSecondary) Next(int, func() bool) Heuristic { return PerformanceHeuristic }
+func (performanceSecondary) ByPerformance() bool      { return true }
+func (performanceSecondary) Next(int, bool) Heuristic { return PerformanceHeuristic }
 
 // performanceHeuristic gives each individual of front f its performance
 // heuristic

@@ -1,6 +1,9 @@
 package mosa
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Secondary is a secondary objective of the genetic algorithms with
 // fronts, MOSA and DynaMOSA: what decides between tests that preference
@@ -15,11 +18,10 @@ type Secondary interface {
 	// ByPerformance reports whether the archive keeps cheaper tests
 	// (Archive.ByPerformance) rather than shorter ones.
 	ByPerformance() bool
-	// Next returns the heuristic of generation gen (0 for the first).
-	// From the second generation on, stagnated reports whether the
-	// offspring of gen improved on none of the goals that were uncovered
-	// before it (see improved); it is computed only when called.
-	Next(gen int, stagnated func() bool) Heuristic
+	// Next returns the heuristic of generation gen (0 for the first);
+	// stagnated reports whether the generation's offspring improved on
+	// nothing the search had reached before (see progress).
+	Next(gen int, stagnated bool) Heuristic
 }
 
 // Heuristic orders the tests of a front: it gives each a secondary score,
@@ -75,28 +77,48 @@ func newSecondary(cfg Config) (Secondary, error) {
 	return s, nil
 }
 
-// improved reports whether the offspring q improved on the previous
-// offspring prev: a goal that was uncovered when prev was evaluated is
-// covered now, or the best objective value q reached for a goal is lower
-// than the best prev reached. Without improvement the search stagnates.
-func improved(e *Engine, prev, q []*individual) bool {
-	best := map[int32]float64{}
-	for _, ind := range prev {
-		for k, g := range ind.goals {
-			if e.archive.Covered(g) {
-				return true
-			}
-			if v, ok := best[g]; !ok || ind.fit[k] < v {
-				best[g] = ind.fit[k]
-			}
+// progress tracks the best objective value the search reached for each
+// goal, and tells whether a generation improved on it: it reached a
+// better value for a goal still uncovered, or a goal that was uncovered
+// before it is covered now. A generation that does neither stagnates.
+type progress struct {
+	best []float64 // per goal; +Inf when no test was evaluated for it
+	// uncovered are the goals uncovered after the last generation.
+	uncovered []int32
+}
+
+// newProgress starts tracking from the first population, evaluated for
+// the goals uncovered.
+func newProgress(e *Engine, pop []*individual, uncovered []int32) *progress {
+	p := &progress{best: make([]float64, e.Goals)}
+	for g := range p.best {
+		p.best[g] = math.Inf(1)
+	}
+	p.improved(e, pop, uncovered)
+	return p
+}
+
+// improved records the objective values of the offspring q of a
+// generation, after which the goals uncovered are uncovered, and reports
+// whether the generation improved.
+func (p *progress) improved(e *Engine, q []*individual, uncovered []int32) bool {
+	better := false
+	for _, g := range p.uncovered {
+		if e.archive.Covered(g) {
+			better = true
 		}
 	}
 	for _, ind := range q {
 		for k, g := range ind.goals {
-			if v, ok := best[g]; ok && ind.fit[k] < v {
-				return true
+			if int(g) >= len(p.best) || ind.fit[k] >= p.best[g] {
+				continue
 			}
+			if !math.IsInf(p.best[g], 1) {
+				better = true
+			}
+			p.best[g] = ind.fit[k]
 		}
 	}
-	return false
+	p.uncovered = uncovered
+	return better
 }

@@ -75,11 +75,11 @@ func heuristics(t *testing.T, s Secondary, stagnated []bool) string {
 	t.Helper()
 	out := ""
 	for gen := 0; gen <= len(stagnated); gen++ {
-		h := s.Next(gen, func() bool {
-			require.Positive(t, gen, "no stagnation to detect in the first generation")
-			return stagnated[gen-1]
-		})
-		out += strings.ToUpper(h.Name[:1])
+		stalled := false
+		if gen > 0 {
+			stalled = stagnated[gen-1]
+		}
+		out += strings.ToUpper(s.Next(gen, stalled).Name[:1])
 	}
 	return out
 }
@@ -148,22 +148,21 @@ func TestSecondaryErrors(t *testing.T) {
 	}
 }
 
-// The search stagnates when the offspring improve on no goal that was
-// uncovered when the previous offspring were evaluated.
-func TestImproved(t *testing.T) {
-	e := &Engine{archive: NewArchive()}
+// A generation stagnates when its offspring reach no better objective
+// value for any goal than the search had reached, and cover no goal.
+func TestProgress(t *testing.T) {
+	e := &Engine{archive: NewArchive(), Goals: 3}
 	mk := func(goals []int32, fit ...float64) *individual {
 		return &individual{t: testOfLen(1), goals: goals, fit: fit}
 	}
-	prev := []*individual{mk([]int32{0, 1, 2}, 0.5, 0.9, 0.3), mk([]int32{0, 1, 2}, 0.4, 0.8, 0.7)}
-	same := []*individual{mk([]int32{0, 1, 2}, 0.4, 0.8, 0.3)}
-	assert.False(t, improved(e, prev, same), "equal bests")
-	closer := []*individual{mk([]int32{0, 1, 2}, 0.9, 0.79, 0.9)}
-	assert.True(t, improved(e, prev, closer), "goal 1 closer")
+	all := []int32{0, 1, 2}
+	p := newProgress(e, []*individual{mk(all, 0.5, 0.9, 0.3), mk(all, 0.4, 0.8, 0.7)}, all)
+	assert.False(t, p.improved(e, []*individual{mk(all, 0.4, 0.8, 0.3)}, all), "equal to the best so far")
+	assert.True(t, p.improved(e, []*individual{mk(all, 0.9, 0.79, 0.9)}, all), "goal 1 closer")
+	assert.False(t, p.improved(e, []*individual{mk(all, 0.9, 0.795, 0.9)}, all), "closer than the last generation's best, not than the search's")
 	e.archive.Update(testOfLen(1), 0, []int32{2}, 1)
-	fewer := []*individual{mk([]int32{0, 1}, 0.4, 0.8)}
-	assert.True(t, improved(e, prev, fewer), "goal 2 covered since")
-	assert.False(t, improved(e, nil, fewer), "no previous generation")
+	assert.True(t, p.improved(e, []*individual{mk([]int32{0, 1}, 0.4, 0.8)}, []int32{0, 1}), "goal 2 covered")
+	assert.False(t, p.improved(e, []*individual{mk([]int32{0, 1}, 0.4, 0.8)}, []int32{0, 1}), "and not again")
 }
 
 // In a search where nothing ever improves, the adaptive secondary
