@@ -24,6 +24,7 @@ import (
 	"github.com/cling-go/cling/emit"
 	"github.com/cling-go/cling/fitness"
 	"github.com/cling-go/cling/harness"
+	"github.com/cling-go/cling/internal/suitecost"
 	"github.com/cling-go/cling/mosa"
 	"github.com/cling-go/cling/testcase"
 )
@@ -59,6 +60,10 @@ type Config struct {
 	// Debug, if set, receives the whole output of the go commands that
 	// verify the generated file (build, test runs, vet); nil discards it.
 	Debug io.Writer
+	// CostRuns is how many fresh processes run the written suite to
+	// measure its run time and allocations (Report.SuiteCost); 0 does not
+	// measure.
+	CostRuns int
 }
 
 // DefaultConfig returns the defaults of `cling gen`.
@@ -73,6 +78,7 @@ func DefaultConfig() Config {
 		Verify:    5,
 		Search:    mosa.DefaultConfig(),
 		Fitness:   fitness.Layered,
+		CostRuns:  5,
 	}
 }
 
@@ -104,6 +110,21 @@ type Report struct {
 	Executor harness.Stats `json:"executor"`
 	// Covers lists, per emitted test, the goals it covers.
 	Covers map[string][]int `json:"-"`
+	// SuiteCost is what the written suite costs to run.
+	SuiteCost SuiteCost `json:"suiteCost"`
+}
+
+// SuiteCost is what the written suite costs to run: the totals of its
+// tests' performance proxies, as the executions of the search counted
+// them, and, when measured (Config.CostRuns), its run time and heap
+// allocations under go test.
+type SuiteCost struct {
+	Proxies mosa.Proxies `json:"proxies"`
+	// Measured is the median, over Config.CostRuns fresh processes, of
+	// one run of the suite's tests (go test -run of the file).
+	Measured *suitecost.Cost `json:"measured,omitempty"`
+	// MeasureError says why the measurement failed.
+	MeasureError string `json:"measureError,omitempty"`
 }
 
 // Skipped is a function or method of R that a test outside R can call,
@@ -156,6 +177,15 @@ func Run(ctx context.Context, a *couple.Analysis, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	rep := j.report(stats)
+	if cfg.CostRuns > 0 && len(j.final) > 0 {
+		rep.SuiteCost.Measured, err = j.measure(ctx, cfg.CostRuns)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if err != nil {
+			rep.SuiteCost.MeasureError = err.Error()
+		}
+	}
 	if len(j.final) == 0 {
 		return rep, &Error{Msg: fmt.Sprintf("no test to write: the search covered %d of %d coupled branches, and no kept test passed verification", archive.Len(), len(a.Goals))}
 	}
@@ -194,6 +224,7 @@ func (j *job) report(stats *mosa.Stats) *Report {
 			covered[g] = true
 			rep.Covers[t.Name] = append(rep.Covers[t.Name], int(g))
 		}
+		rep.SuiteCost.Proxies = rep.SuiteCost.Proxies.Add(t.proxies)
 	}
 	rep.Covered = len(covered)
 	rep.CBC = float64(rep.Covered) / float64(rep.CoupledBranches)

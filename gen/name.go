@@ -7,13 +7,15 @@ import (
 
 	"github.com/cling-go/cling/couple"
 	"github.com/cling-go/cling/emit"
+	"github.com/cling-go/cling/mosa"
 )
 
 // namedTest is a kept test on its way to the file.
 type namedTest struct {
 	emit.Test
-	goals  []int32
-	covers []int32
+	goals   []int32
+	covers  []int32
+	proxies mosa.Proxies
 	// assertionsDropped counts the assertions verification took out.
 	assertionsDropped int
 }
@@ -41,7 +43,7 @@ func (j *job) name(tests []observedTest) []namedTest {
 				comment += fmt.Sprintf(" It covers %d more coupled branches.", more)
 			}
 		}
-		out = append(out, namedTest{Test: emit.Test{Name: name, Test: t.test, Outcome: t.outcome, Comment: comment}, goals: t.goals, covers: t.covers})
+		out = append(out, namedTest{Test: emit.Test{Name: name, Test: t.test, Outcome: t.outcome, Comment: comment}, goals: t.goals, covers: t.covers, proxies: t.proxies})
 	}
 	return out
 }

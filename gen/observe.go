@@ -29,6 +29,8 @@ type observedTest struct {
 	// covers are all the goals every run covered (goals plus what the
 	// test covers by the way).
 	covers []int32
+	// proxies are the test's performance proxies, from its first run.
+	proxies mosa.Proxies
 }
 
 // observe gives each minimised test the values it observes: it keeps the
@@ -115,7 +117,7 @@ func (j *job) observeRuns(ctx context.Context, kept []mosa.ArchivedTest) ([]obse
 				covers = append(covers, g)
 			}
 		}
-		out = append(out, observedTest{test: k.Test, goals: k.Goals, outcome: o, covers: covers})
+		out = append(out, observedTest{test: k.Test, goals: k.Goals, outcome: o, covers: covers, proxies: mosa.ProxiesOf(k.Test, runs[0][i].Trace)})
 	}
 	return out, nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/cling-go/cling/internal/fstree"
 	"github.com/cling-go/cling/internal/gotest"
 	"github.com/cling-go/cling/internal/proc"
+	"github.com/cling-go/cling/internal/suitecost"
 	"github.com/cling-go/cling/probe"
 )
 
@@ -64,7 +65,7 @@ func (j *job) runFile(ctx context.Context, src []byte, tests []namedTest) (map[s
 		return brokenTests(blamed), nil
 	}
 	dir := filepath.Join(ws.Dir, "pkg")
-	if err := copyPackageDir(a.Caller.Pkg.Dir, dir); err != nil {
+	if err := fstree.CopyPackage(a.Caller.Pkg.Dir, dir); err != nil {
 		return nil, err
 	}
 	// The runs are split over two processes, so that values that differ
@@ -186,36 +187,6 @@ func failureLines(output, base string) []int {
 	return lines
 }
 
-// copyPackageDir copies a package directory's files and its testdata tree,
-// the files its tests may read, to dst.
-func copyPackageDir(src, dst string) error {
-	entries, err := os.ReadDir(src)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(dst, 0o755); err != nil {
-		return err
-	}
-	for _, e := range entries {
-		from, to := filepath.Join(src, e.Name()), filepath.Join(dst, e.Name())
-		switch {
-		case e.IsDir() && e.Name() == "testdata":
-			if err := fstree.Copy(from, to); err != nil {
-				return err
-			}
-		case e.Type().IsRegular():
-			b, err := os.ReadFile(from)
-			if err != nil {
-				return err
-			}
-			if err := os.WriteFile(to, b, 0o644); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
 // vet runs go vet on the caller package with the generated file (src,
 // through overlay) and blames the tests its findings in that file point
 // into.
@@ -287,4 +258,21 @@ func firstLine(lines []string) string {
 		}
 	}
 	return "unknown error"
+}
+
+// measure runs the file's tests in fresh processes of their own, once
+// each, in a temporary copy of the package directory, and returns the
+// median of their run time and allocations.
+func (j *job) measure(ctx context.Context, processes int) (*suitecost.Cost, error) {
+	work, err := os.MkdirTemp("", "cling-cost.")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(work)
+	dir := filepath.Join(work, "pkg")
+	if err := fstree.CopyPackage(j.a.Caller.Pkg.Dir, dir); err != nil {
+		return nil, err
+	}
+	s := suitecost.Suite{Dir: j.a.Prog.Dir, Package: j.a.Caller.Pkg.Path, File: j.out, Src: j.src, Tags: j.cfg.Tags}
+	return suitecost.Measure(ctx, s, work, dir, processes, 1)
 }

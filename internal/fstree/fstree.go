@@ -101,3 +101,34 @@ func Diff(before, after map[string]string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// CopyPackage copies a package directory's files and its testdata tree,
+// the files its tests may read, to dst: where cling runs the package's
+// tests, so that nothing they write lands in the module.
+func CopyPackage(src, dst string) error {
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		return err
+	}
+	for _, e := range entries {
+		from, to := filepath.Join(src, e.Name()), filepath.Join(dst, e.Name())
+		switch {
+		case e.IsDir() && e.Name() == "testdata":
+			if err := Copy(from, to); err != nil {
+				return err
+			}
+		case e.Type().IsRegular():
+			b, err := os.ReadFile(from)
+			if err != nil {
+				return err
+			}
+			if err := os.WriteFile(to, b, 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
