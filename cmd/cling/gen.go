@@ -41,7 +41,10 @@ Search algorithms (--algorithm):
 ` + entryList(mosa.Algorithms()) + `
 
 Crossover operators (--crossover):
-` + entryList(mosa.Crossovers()),
+` + entryList(mosa.Crossovers()) + `
+
+Secondary objectives of ` + frontAlgorithms() + ` (--secondary):
+` + entryList(mosa.Secondaries()),
 		Flags: append(pairFlags(),
 			&cli.StringFlag{Name: "algorithm", Value: d.Algorithm, Usage: "search algorithm `NAME` (listed above)"},
 			&cli.DurationFlag{Name: "budget", Value: d.Budget.Time, Usage: "search time `BUDGET` (a Go duration: 30s, 5m)"},
@@ -55,6 +58,9 @@ Crossover operators (--crossover):
 			&cli.StringFlag{Name: "crossover", Value: d.Search.Crossover, Usage: "crossover operator `NAME` (listed above)"},
 			&cli.Float64Flag{Name: "data-crossover", Value: d.Search.DataCrossoverRate, Usage: "probability `P` that hmx recombines the values of two crossed tests"},
 			&cli.StringFlag{Name: "fitness", Value: d.Fitness.String(), Usage: "objective of a coupled branch: `layered` or paper"},
+			&cli.StringFlag{Name: "secondary", Value: d.Search.Secondary, Usage: "secondary objective `NAME` of " + frontAlgorithms() + " (listed above)"},
+			&cli.IntFlag{Name: "secondary-patience", Value: d.Search.Patience, Usage: "--secondary adaptive switches heuristic after `N` stagnating generations of the one in use"},
+			&cli.IntFlag{Name: "cost-runs", Value: d.CostRuns, Usage: "with --json, run the written suite in `N` fresh processes to measure its run time and allocations (0: do not)"},
 			&cli.IntFlag{Name: "repair-attempts", Value: d.Search.RepairAttempts, Usage: "up to `N` mutations may restore a covering call before an offspring is dropped"},
 			&cli.StringFlag{Name: "stats", Usage: "append the configuration and statistics of the run to `FILE` (CSV if it ends in .csv, JSON lines otherwise)"},
 			&cli.BoolFlag{Name: "json", Usage: "write the result as JSON to stdout"},
@@ -106,6 +112,12 @@ func runGen(c *cli.Context) error {
 	if p := cfg.Search.DataCrossoverRate; !(p >= 0 && p <= 1) {
 		return usagef("--data-crossover %g is not a probability in [0, 1]", p)
 	}
+	if err := secondaryFlags(c, &cfg, reads); err != nil {
+		return err
+	}
+	if c.Bool("json") {
+		cfg.CostRuns = c.Int("cost-runs")
+	}
 	form, err := fitness.ParseForm(c.String("fitness"))
 	if err != nil {
 		return usagef("%v", err)
@@ -153,6 +165,45 @@ var searchFlags = []struct {
 	{"fitness", mosa.ReadsObjectives},
 	{"crossover", mosa.ReadsCrossover},
 	{"data-crossover", mosa.ReadsCrossover},
+}
+
+// secondaryFlags reads --secondary and --secondary-patience into cfg:
+// usage errors for an unknown objective, a patience below 1, or either
+// flag with an algorithm that has no fronts; a warning for a patience that
+// only --secondary adaptive reads.
+func secondaryFlags(c *cli.Context, cfg *gen.Config, reads mosa.Settings) error {
+	cfg.Search.Secondary = c.String("secondary")
+	cfg.Search.Patience = c.Int("secondary-patience")
+	for _, f := range []string{"secondary", "secondary-patience"} {
+		if c.IsSet(f) && reads&mosa.ReadsSecondary == 0 {
+			return usagef("--%s applies to --algorithm %s only, not %s", f, frontAlgorithms(), cfg.Algorithm)
+		}
+	}
+	if _, err := mosa.LookupSecondary(cfg.Search.Secondary); err != nil {
+		return usagef("%v", err)
+	}
+	if cfg.Search.Patience < 1 {
+		return usagef("--secondary-patience must be at least 1")
+	}
+	if c.IsSet("secondary-patience") && cfg.Search.Secondary != "adaptive" {
+		fmt.Fprintf(c.App.ErrWriter, "cling: warning: --secondary-patience has no effect with --secondary %s\n", cfg.Search.Secondary)
+	}
+	return nil
+}
+
+// frontAlgorithms names the algorithms that rank tests in fronts, which
+// take a secondary objective: "dynamosa or mosa".
+func frontAlgorithms() string {
+	var names []string
+	for _, a := range mosa.Algorithms() {
+		if reads, _ := mosa.Reads(a.Name); reads&mosa.ReadsSecondary != 0 {
+			names = append(names, a.Name)
+		}
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // warnIgnored warns, one line each, about the search flags given that the

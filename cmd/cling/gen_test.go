@@ -288,12 +288,13 @@ func TestGenBadInput(t *testing.T) {
 	}
 }
 
-// gen --help lists every registered algorithm with its doc.
+// gen --help lists every registered algorithm and secondary objective
+// with its doc.
 func TestGenHelpListsAlgorithms(t *testing.T) {
 	r := runCling(t, t.TempDir(), "gen", "--help")
 	require.Equal(t, 0, r.code, r.stderr)
 	require.NotEmpty(t, mosa.Algorithms())
-	for _, a := range mosa.Algorithms() {
+	for _, a := range append(mosa.Algorithms(), mosa.Secondaries()...) {
 		assert.Regexp(t, `(?m)^\s+`+regexp.QuoteMeta(a.Name)+` +`+regexp.QuoteMeta(a.Doc)+`$`, r.stdout)
 	}
 }
@@ -450,4 +451,80 @@ func TestGenReflectiveDeterministic(t *testing.T) {
 		files = append(files, readFile(t, rep.TestFile))
 	}
 	assert.Equal(t, files[0], files[1])
+}
+
+// The secondary objectives of MOSA and DynaMOSA keep the promise of a
+// reproducible file: the proxies they read are counted, not timed. gen
+// --json reports what the written suite costs.
+func TestGenSecondaryObjectives(t *testing.T) {
+	for _, secondary := range []string{"adaptive", "performance"} {
+		t.Run(secondary, func(t *testing.T) {
+			var files []string
+			for _, workers := range []string{"1", "2"} {
+				dir := fixture.Copy(t, "shop")
+				require.NoError(t, os.Remove(filepath.Join(dir, "pricing/pricing_test.go")))
+				r := runCling(t, dir, "gen", "--json", "--caller", "./pricing", "--callee", "./money", "--algorithm", "dynamosa",
+					"--secondary", secondary, "--secondary-patience", "2", "--max-evals", "1500", "--seed", "5", "--workers", workers, "--cost-runs", "2")
+				require.Equal(t, 0, r.code, r.stderr)
+				var rep struct {
+					Covered int `json:"covered"`
+					Tests   int `json:"tests"`
+					Stats   struct {
+						Heuristics map[string]int `json:"heuristics"`
+					} `json:"stats"`
+					SuiteCost struct {
+						Proxies  mosa.Proxies `json:"proxies"`
+						Measured *struct {
+							Processes int     `json:"processes"`
+							Seconds   float64 `json:"seconds"`
+							Bytes     float64 `json:"allocatedBytes"`
+						} `json:"measured"`
+						MeasureError string `json:"measureError"`
+					} `json:"suiteCost"`
+				}
+				require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep), r.stdout)
+				assert.Positive(t, rep.Covered)
+				assert.Positive(t, rep.Stats.Heuristics["performance"])
+				p := rep.SuiteCost.Proxies
+				assert.GreaterOrEqual(t, p.Length, int64(rep.Tests), "every test has a statement")
+				assert.Equal(t, p.Length, p.TestCalls+p.TestStatements)
+				assert.Positive(t, p.Calls)
+				assert.Positive(t, p.Statements)
+				require.NotNil(t, rep.SuiteCost.Measured, rep.SuiteCost.MeasureError)
+				assert.Equal(t, 2, rep.SuiteCost.Measured.Processes)
+				assert.Positive(t, rep.SuiteCost.Measured.Bytes)
+				files = append(files, readFile(t, filepath.Join(dir, "pricing/cling_money_test.go")))
+				if workers == "2" {
+					goTest(t, dir, "./pricing")
+				}
+			}
+			assert.Equal(t, files[0], files[1], "the same file with 1 and 2 workers")
+		})
+	}
+}
+
+// --secondary and --secondary-patience are usage errors with an
+// algorithm without fronts or with a bad value: one line, exit status 2.
+func TestGenSecondaryBadInput(t *testing.T) {
+	dir := fixture.Copy(t, "personcar")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--secondary", "fastest"}, `cling: unknown secondary objective "fastest": use adaptive, crowding or performance`},
+		{[]string{"--algorithm", "random", "--secondary", "adaptive"}, "cling: --secondary applies to --algorithm dynamosa or mosa only, not random"},
+		{[]string{"--algorithm", "onegoal", "--secondary", "crowding"}, "cling: --secondary applies to --algorithm dynamosa or mosa only, not onegoal"},
+		{[]string{"--algorithm", "ws", "--secondary", "performance"}, "cling: --secondary applies to --algorithm dynamosa or mosa only, not ws"},
+		{[]string{"--algorithm", "wsa", "--secondary-patience", "3"}, "cling: --secondary-patience applies to --algorithm dynamosa or mosa only, not wsa"},
+		{[]string{"--secondary", "adaptive", "--secondary-patience", "0"}, "cling: --secondary-patience must be at least 1"},
+	}
+	for _, tc := range cases {
+		r := runCling(t, dir, append([]string{"gen", "--caller", "./person", "--callee", "./car", "--max-evals", "100"}, tc.args...)...)
+		assert.Equal(t, 2, r.code, tc.args)
+		assert.Equal(t, tc.want, strings.TrimSpace(r.stderr), tc.args)
+	}
+	// The run stops at the output file, after the flags are read.
+	r := runCling(t, dir, "gen", "--caller", "./person", "--callee", "./car", "--secondary-patience", "3", "--out", "elsewhere/x_test.go")
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, "cling: warning: --secondary-patience has no effect with --secondary crowding", strings.Split(r.stderr, "\n")[0])
 }
