@@ -10,7 +10,9 @@
 // agree on, name names each test after a coupled branch it covers, and
 // verify runs the emitted file under go test and go vet and drops the
 // tests that fail. A goal whose test is dropped on the way gets the test
-// the archive held for it before, through the same passes (finish).
+// the archive held for it before, through the same passes (finish). With
+// Config.CostRuns, the written suite's run time and allocations are then
+// measured in fresh processes (Report.SuiteCost).
 package gen
 
 import (
