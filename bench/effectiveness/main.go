@@ -62,9 +62,12 @@ type options struct {
 	// variants are the cling gen configurations to run (or, with
 	// -report, to render); baseline names the one the others are
 	// compared with.
-	variants    []variant
-	baseline    string
-	budget      time.Duration
+	variants []variant
+	baseline string
+	budget   time.Duration
+	// maxEvals, when positive, bounds every measured run by evaluations
+	// instead of time (--max-evals; --budget is then only a safety cap).
+	maxEvals    int
 	probeBudget time.Duration
 	probeMin    float64
 	seeds       int
@@ -134,6 +137,7 @@ func parseFlags(args []string) (*options, error) {
 	fl.StringVar(&union, "union", "baseline", "whose written files are measured together with the hand-written tests: baseline or all")
 	fl.StringVar(&measures, "measure", "", "comma-separated measures of every written file, stored with its run: "+measureNames())
 	fl.DurationVar(&opt.budget, "budget", 60*time.Second, "search budget of every cling gen run")
+	fl.IntVar(&opt.maxEvals, "max-evals", 0, "bound every cling gen run by N evaluations instead of -budget (--max-evals N, with a time cap of "+evalsTimeCap.String()+"): the comparison does not depend on the machine's load, and a run is reproducible")
 	fl.DurationVar(&opt.probeBudget, "probe-budget", 5*time.Second, "search budget of the selection probes")
 	fl.Float64Var(&opt.probeMin, "probe-min", 0.05, "selection: smallest share of coupled branches a probe must cover")
 	fl.IntVar(&opt.seeds, "seeds", 5, "seeds 1..N per variant and pair")
@@ -206,7 +210,7 @@ func parseFlags(args []string) (*options, error) {
 			return nil, err
 		}
 	}
-	if opt.seeds < 1 || opt.budget <= 0 || opt.probeBudget <= 0 || opt.workers < 1 || opt.rules.PerModule < 1 {
+	if opt.seeds < 1 || opt.budget <= 0 || opt.maxEvals < 0 || opt.probeBudget <= 0 || opt.workers < 1 || opt.rules.PerModule < 1 {
 		return nil, errors.New("-seeds, -budget, -probe-budget, -workers and -per-module must be positive")
 	}
 	if opt.maxSeeds != 0 && opt.maxSeeds < opt.seeds {
@@ -394,13 +398,13 @@ func (b *bench) main(ctx context.Context) (err error) {
 	runs := len(b.pairs) * b.opt.seeds * len(b.opt.variants)
 	// about 25 s of build, minimisation and verification per gen run and
 	// seeds+3 cling cbc runs per pair (about 30 s each).
-	est := time.Duration(runs)*(b.opt.budget+25*time.Second) + time.Duration(len(b.pairs)*(b.opt.seeds+3))*30*time.Second
+	est := time.Duration(runs)*(b.opt.limit().estimate()+25*time.Second) + time.Duration(len(b.pairs)*(b.opt.seeds+3))*30*time.Second
 	extra := ""
 	if len(b.opt.measures) > 0 {
 		extra = " plus the measures " + strings.Join(b.opt.measures, ", ") + " of every file"
 	}
 	b.logf("%d pairs × %d seeds × %d variants = %d cling gen runs of %s (fewer if the results file holds some; more with -max-seeds); estimated time %s%s",
-		len(b.pairs), b.opt.seeds, len(b.opt.variants), runs, b.opt.budget, est.Round(time.Minute), extra)
+		len(b.pairs), b.opt.seeds, len(b.opt.variants), runs, b.opt.limit(), est.Round(time.Minute), extra)
 	if b.opt.selectOnly {
 		md := b.selectionMarkdown()
 		fmt.Print(md)
@@ -709,7 +713,7 @@ func (b *bench) selectPairs(ctx context.Context) error {
 		probe := func(c *candidate) (string, string) {
 			p := &pair{Mod: m, Caller: c.Caller, Callee: c.Callee, Coupled: c.CoupledBranches}
 			b.logf("probing %s (%d coupled branches)", p.name(), c.CoupledBranches)
-			rec := b.gen(ctx, p, probeVariant, probeSeed, b.opt.probeBudget, "probe")
+			rec := b.gen(ctx, p, probeVariant, probeSeed, searchLimit{time: b.opt.probeBudget}, "probe")
 			if rec.Status != "ok" {
 				return fmt.Sprintf("`%s` failed: %s", rec.Command, rec.Error), ""
 			}
@@ -748,18 +752,19 @@ var probeVariant = variant{Name: "mosa", Flags: []string{"--algorithm=mosa"}, Al
 // gen runs cling gen once for a pair in variant v and takes its file out
 // of the module copy (kept as tests/<pair>/<variant>-seed<N>-<file>.txt
 // when tag is "run").
-func (b *bench) gen(ctx context.Context, p *pair, v variant, seed int64, budget time.Duration, tag string) *runRecord {
+func (b *bench) gen(ctx context.Context, p *pair, v variant, seed int64, limit searchLimit, tag string) *runRecord {
 	m := p.Mod
 	b.nstats++
 	statsFile := filepath.Join(b.work, "stats", fmt.Sprintf("%03d.jsonl", b.nstats))
 	os.MkdirAll(filepath.Dir(statsFile), 0o755)
 	args := append([]string{"gen", "--caller", p.Caller, "--callee", p.Callee}, v.Flags...)
-	args = append(args, "--seed", strconv.FormatInt(seed, 10), "--budget", budget.String(), "--workers", strconv.Itoa(b.opt.workers))
+	args = append(append(args, "--seed", strconv.FormatInt(seed, 10)), limit.flags()...)
+	args = append(args, "--workers", strconv.Itoa(b.opt.workers))
 	// The displayed command leaves out the bookkeeping flags.
-	r := b.run(ctx, m.Dir, m.Short, 4*budget+10*time.Minute, b.opt.cling, append(args, "--stats", statsFile, "--json")...)
+	r := b.run(ctx, m.Dir, m.Short, limit.timeout(), b.opt.cling, append(args, "--stats", statsFile, "--json")...)
 	rec := &runRecord{Module: m.Path + "@" + m.Version, Caller: p.Caller, Callee: p.Callee,
 		Variant: v.Name, Flags: v.flagString(), Algorithm: v.Algorithm, Seed: seed,
-		Budget: budget.String(), Cling: b.opt.clingVersion, Workers: b.opt.workers, Status: "ok",
+		Budget: limit.String(), Cling: b.opt.clingVersion, Workers: b.opt.workers, Status: "ok",
 		Command: fmt.Sprintf("(cd %s && %s)", m.Short, shellJoin(append([]string{"cling"}, args...))), WallSeconds: r.Seconds}
 	if r.Code != 0 {
 		rec.Status, rec.Error = "failed", fmt.Sprintf("exit status %d: %s", r.Code, r.message())
@@ -954,15 +959,15 @@ func (b *bench) runSeed(ctx context.Context, p *pair, seed int64, vs []variant) 
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		key := v.runKey(p.Mod.Path+"@"+p.Mod.Version, p.Caller, p.Callee, seed, b.opt.budget.String(), b.opt.clingVersion)
+		key := v.runKey(p.Mod.Path+"@"+p.Mod.Version, p.Caller, p.Callee, seed, b.opt.limit().String(), b.opt.clingVersion)
 		if rec := b.store.done(key); rec != nil {
-			b.logf("%s: %s seed %d, budget %s: in the results file", p.name(), v.Name, seed, b.opt.budget)
+			b.logf("%s: %s seed %d, budget %s: in the results file", p.name(), v.Name, seed, b.opt.limit())
 			rec.stored = true
 			p.Runs = append(p.Runs, rec)
 			continue
 		}
-		b.logf("%s: %s seed %d, budget %s", p.name(), v.Name, seed, b.opt.budget)
-		rec := b.gen(ctx, p, v, seed, b.opt.budget, "run")
+		b.logf("%s: %s seed %d, budget %s", p.name(), v.Name, seed, b.opt.limit())
+		rec := b.gen(ctx, p, v, seed, b.opt.limit(), "run")
 		if ctx.Err() != nil {
 			return ctx.Err() // an interrupted run is not a result
 		}

@@ -192,7 +192,7 @@ func (b *bench) report(done int) string {
 		mods = append(mods, m.Path+"@"+m.Version)
 	}
 	fmt.Fprintf(&w, "- modules: %s (fetched from the module proxy, measured in copies)\n", strings.Join(mods, ", "))
-	w.WriteString(variantLines(vs, base, fmt.Sprintf(" --seed S --budget %s --workers %d", b.opt.budget, b.opt.workers)))
+	w.WriteString(variantLines(vs, base, fmt.Sprintf(" --seed S %s --workers %d", strings.Join(b.opt.limit().flags(), " "), b.opt.workers)))
 	runs, stored := 0, 0
 	for _, p := range b.pairs[:done] {
 		for _, r := range p.Runs {
@@ -677,7 +677,7 @@ func measureTables(sums []pairSummary) string {
 }
 
 // storedReport renders the comparison tables from the results file alone:
-// the runs of budget opt.budget by cling opt.clingVersion (by default the
+// the runs of the limit opt.limit() by cling opt.clingVersion (by default the
 // cling of the file's last run with that budget), grouped by pair, of
 // every variant they hold (or those of -algorithms and -variants),
 // compared with -baseline (by default mosa if present, else the first
@@ -689,18 +689,18 @@ func storedReport(out io.Writer, opt *options) error {
 	}
 	cling := opt.clingVersion
 	for _, r := range st.records() {
-		if opt.clingVersion == "" && r.Budget == opt.budget.String() {
+		if opt.clingVersion == "" && r.Budget == opt.limit().String() {
 			cling = r.Cling
 		}
 	}
 	var recs []*runRecord
 	for _, r := range st.records() {
-		if r.Budget == opt.budget.String() && r.Cling == cling {
+		if r.Budget == opt.limit().String() && r.Cling == cling {
 			recs = append(recs, r)
 		}
 	}
 	if len(recs) == 0 {
-		return fmt.Errorf("%s holds no run with budget %s", opt.store, opt.budget)
+		return fmt.Errorf("%s holds no run with budget %s", opt.store, opt.limit())
 	}
 	vs, err := storedVariants(recs, opt)
 	if err != nil {
@@ -747,7 +747,7 @@ func storedReport(out io.Writer, opt *options) error {
 		sums[i] = summarize(p, variantNames(vs), base)
 	}
 	fmt.Fprintf(out, "## Effectiveness: %s\n\n", title(vs, base))
-	fmt.Fprintf(out, "- from the results file `%s`: %d runs with budget %s on %d pairs; cling %s\n", opt.store, runs, opt.budget, len(pairs), cling)
+	fmt.Fprintf(out, "- from the results file `%s`: %d runs with budget %s on %d pairs; cling %s\n", opt.store, runs, opt.limit(), len(pairs), cling)
 	io.WriteString(out, variantLines(vs, base, ""))
 	fmt.Fprintf(out, "- command: `%s`\n\n", shellJoin(append([]string{"bench/effectiveness/run.sh"}, opt.args...)))
 	_, err = io.WriteString(out, comparison(sums, vs))
@@ -781,7 +781,7 @@ func storedVariants(recs []*runRecord, opt *options) ([]variant, error) {
 		}
 		switch len(match) {
 		case 0:
-			return nil, fmt.Errorf("%s holds no run of variant %s with budget %s", opt.store, w.Name, opt.budget)
+			return nil, fmt.Errorf("%s holds no run of variant %s with budget %s", opt.store, w.Name, opt.limit())
 		case 1:
 			out = append(out, match[0])
 		default:

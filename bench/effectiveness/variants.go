@@ -40,7 +40,7 @@ var variantName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9+._-]*$`)
 
 // harnessFlags are the cling gen flags the benchmark sets itself on every
 // run; a variant may not set them.
-var harnessFlags = map[string]bool{"caller": true, "r": true, "callee": true, "e": true, "seed": true, "budget": true,
+var harnessFlags = map[string]bool{"caller": true, "r": true, "callee": true, "e": true, "seed": true, "budget": true, "max-evals": true,
 	"workers": true, "j": true, "stats": true, "json": true}
 
 // parseVariants parses -variants: NAME[=FLAGS] separated by commas, or by
