@@ -24,3 +24,16 @@ func TestSearchLimit(t *testing.T) {
 	}
 	assert.Equal(t, "20000 evals", (&options{budget: time.Minute, maxEvals: 20000}).limit().String())
 }
+
+func TestShortName(t *testing.T) {
+	for path, want := range map[string]string{
+		"github.com/expr-lang/expr":       "expr",
+		"github.com/pelletier/go-toml/v2": "go-toml",
+		"github.com/goccy/go-yaml":        "go-yaml",
+		"gopkg.in/yaml.v3":                "yaml.v3",
+		"example.com/v2":                  "example.com",
+		"v2":                              "v2",
+	} {
+		assert.Equal(t, want, shortName(path), path)
+	}
+}

@@ -532,11 +532,22 @@ func shellJoin(args []string) string {
 
 // ---- modules ----
 
+// shortName names a module by the last element of its path, or the one
+// before a major version suffix: expr, go-toml (github.com/pelletier/go-toml/v2).
+func shortName(path string) string {
+	elems := strings.Split(path, "/")
+	last := elems[len(elems)-1]
+	if len(elems) > 1 && len(last) > 1 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" {
+		last = elems[len(elems)-2]
+	}
+	return last
+}
+
 // fetch downloads MODULE@VERSION through the module proxy and makes a
 // writable copy (and a pristine one) in the work directory.
 func (b *bench) fetch(ctx context.Context, spec string) (*module, error) {
 	path, version, _ := strings.Cut(spec, "@")
-	short := path[strings.LastIndex(path, "/")+1:]
+	short := shortName(path)
 	for _, m := range b.mods {
 		if m.Short == short {
 			return nil, fmt.Errorf("two modules named %s", short)
