@@ -91,13 +91,13 @@ func parseMeasures(s string) ([]string, error) {
 	return out, nil
 }
 
-// measureRun runs the -measure steps a successful run lacks, if its saved
-// file is still there, and says whether it recorded any. A step cut short
-// by an interrupt records nothing.
+// measureRun runs the -measure steps a successful run lacks or that
+// failed before, if its saved file is still there, and says whether it
+// recorded any. A step cut short by an interrupt records nothing.
 func (b *bench) measureRun(ctx context.Context, p *pair, rec *runRecord) bool {
 	changed := false
 	for _, name := range b.opt.measures {
-		if rec.Measures[name] != nil || ctx.Err() != nil {
+		if m := rec.Measures[name]; (m != nil && m.Error == "") || ctx.Err() != nil {
 			continue
 		}
 		file := b.readSaved(rec)

@@ -84,7 +84,7 @@ func measureSuitecost(ctx context.Context, b *bench, p *pair, rec *runRecord, fi
 		return nil, err
 	}
 	bin := filepath.Join(dir, "suite.test")
-	r := b.run(ctx, p.Mod.Dir, p.Mod.Short, 30*time.Minute, "go", "test", "-c", "-o", bin, "-overlay", filepath.Join(dir, "overlay.json"), p.Caller)
+	r := b.run(ctx, p.Mod.Dir, p.Mod.Short, 30*time.Minute, "go", "test", "-vet=off", "-c", "-o", bin, "-overlay", filepath.Join(dir, "overlay.json"), p.Caller)
 	b.clean(p.Mod, r.Display, "")
 	if r.Code != 0 {
 		return nil, fmt.Errorf("%s: exit status %d: %s", r.Display, r.Code, r.message())
@@ -105,16 +105,24 @@ func measureSuitecost(ctx context.Context, b *bench, p *pair, rec *runRecord, fi
 func suitecostFigures(out []byte, rounds int) (map[string]float64, error) {
 	var secs, allocated, allocs []float64
 	sc := bufio.NewScanner(bytes.NewReader(out))
+	// The file's tests may print long lines of their own.
+	sc.Buffer(nil, len(out)+1)
 	for sc.Scan() {
-		line, ok := strings.CutPrefix(sc.Text(), suitecostPrefix)
-		if !ok {
+		// The file's tests may print without ending their line, so the
+		// figures start where the prefix does.
+		i := strings.Index(sc.Text(), suitecostPrefix)
+		if i < 0 {
 			continue
 		}
+		line := sc.Text()[i+len(suitecostPrefix):]
 		var ns, by, n float64
 		if _, err := fmt.Sscan(line, &ns, &by, &n); err != nil {
 			return nil, fmt.Errorf("reading %q: %w", sc.Text(), err)
 		}
 		secs, allocated, allocs = append(secs, ns/1e9), append(allocated, by), append(allocs, n)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("reading the test output: %w", err)
 	}
 	if len(secs) != rounds {
 		return nil, fmt.Errorf("%d rounds measured, want %d", len(secs), rounds)
@@ -165,7 +173,7 @@ func TestCling__SuitecostEnd(t *cling__testing.T) {
 		t.Fatalf("round %d ends, but %d began", cling__suitecost.ended+1, cling__suitecost.begun)
 	}
 	cling__suitecost.ended++
-	cling__fmt.Printf("` + suitecostPrefix + `%d %d %d\n", elapsed.Nanoseconds(),
+	cling__fmt.Printf("\n` + suitecostPrefix + `%d %d %d\n", elapsed.Nanoseconds(),
 		after.TotalAlloc-cling__suitecost.before.TotalAlloc, after.Mallocs-cling__suitecost.before.Mallocs)
 }
 `)

@@ -39,7 +39,8 @@ func TestSuitecostFigures(t *testing.T) {
 		"cling-suitecost 3000000 4096 30\n" +
 		"cling-suitecost 1000000 1024 10\n" +
 		"a test's own line\n" +
-		"cling-suitecost 2000000 2048 20\n" +
+		strings.Repeat("a long line of a test's own ", 10000) + "\n" +
+		"output a test left unterminated cling-suitecost 2000000 2048 20\n" +
 		"PASS\n"
 	got, err := suitecostFigures([]byte(out), 3)
 	require.NoError(t, err)
