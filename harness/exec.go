@@ -79,6 +79,10 @@ type Stats struct {
 	Cuts           int `json:"adaptiveCuts"`
 	Hangs          int `json:"confirmedHangs"`
 	Crashes        int `json:"crashes"`
+	// StackOverflows counts the tests stopped at the executor's stack
+	// bound: crashes (Status Crashed) the worker survived, not counted in
+	// Crashes, which cost a worker each.
+	StackOverflows int `json:"stackOverflows"`
 	// WorkerStarts counts the worker processes started, the first ones
 	// and the spares included; Handovers the times a worker that died or
 	// retired was replaced by the warm spare; Retirements the workers that
@@ -234,7 +238,11 @@ func (x *Executor) run(ctx context.Context, tests []*testcase.Test, req request)
 		case TimedOut:
 			x.stats.Hangs++
 		case Crashed:
-			x.stats.Crashes++
+			if r.WorkerSurvived {
+				x.stats.StackOverflows++
+			} else {
+				x.stats.Crashes++
+			}
 		}
 	}
 	x.mu.Unlock()

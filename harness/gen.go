@@ -59,6 +59,7 @@ func mainSource(c *testcase.Cluster, rtImport string, packages []string) ([]byte
 		Reset:          rt.Reset,
 		Trace:          rt.AppendTrace,
 		InterceptExits: rt.InterceptExits,
+		BoundStack:     rt.BoundStack,
 		Abandon:        rt.Abandon,
 		Resume:         rt.Resume,
 		Packages:       []string{%s},

@@ -146,13 +146,20 @@ const (
 	// every goroutine it left is blocked for ever (select{}, a nil
 	// channel).
 	TimedOut
-	// Crashed: the worker died during the test (a fatal runtime error such
-	// as a concurrent map write or a stack overflow, memory exhaustion, an
-	// exit the instrumentation could not intercept).
+	// Crashed: the test ended the runtime (a fatal runtime error such as
+	// a concurrent map write or a stack overflow, memory exhaustion, an
+	// exit the instrumentation could not intercept), which costs the
+	// worker; or a goroutine recursed past the executor's stack bound, a
+	// stack overflow stopped before the runtime's, which the worker
+	// survives (Result.WorkerSurvived).
 	Crashed
 )
 
 var statusNames = [...]string{"passed", "panicked", "exited", "cut", "timed out", "crashed"}
+
+// StackOverflow is the message of a crash by stack overflow: the
+// runtime's, and that of a recursion stopped at the executor's bound.
+const StackOverflow = "fatal error: stack overflow"
 
 func (s Status) String() string { return statusNames[s] }
 
@@ -171,7 +178,8 @@ type Result struct {
 	// the log message of log.Fatal), "runtime.Goexit called", the wait
 	// reason of a hung test ("blocked for ever: select (no cases)",
 	// "running"), or the first line of a crash's report ("fatal error:
-	// concurrent map writes").
+	// concurrent map writes"). A stack overflow has the runtime's message,
+	// StackOverflow, whether the worker died of it or not.
 	Message string
 	// Frame is the innermost frame of R or E where it happened, as
 	// "file:line function" ("" if none).
@@ -180,6 +188,11 @@ type Result struct {
 	// runtime.Goexit apart.
 	ExitCode int
 	Goexit   bool
+	// WorkerSurvived marks a crash that did not cost the worker: a stack
+	// overflow stopped at the executor's bound (see docs/generation.md).
+	// Its Stmt and Frame are known, unlike those of a crash that killed
+	// the worker.
+	WorkerSurvived bool
 	// Duration is how long the test ran, as the worker measured it.
 	Duration time.Duration
 	// Outcome holds the observations when they were requested.
@@ -194,6 +207,7 @@ const (
 	wireGoexit
 	wireCut
 	wireHang
+	wireOverflow
 	flagRetiring = 0x80
 )
 
@@ -235,6 +249,8 @@ func decodeResult(b []byte, observe bool) (res Result, retiring bool, err error)
 			res.Status = Cut
 		case wireHang:
 			res.Status = TimedOut
+		case wireOverflow:
+			res.Status, res.Message, res.WorkerSurvived = Crashed, StackOverflow, true
 		default:
 			return res, retiring, errResult
 		}

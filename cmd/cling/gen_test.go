@@ -153,6 +153,7 @@ func TestGenOnHostileCode(t *testing.T) {
 			ConvertedExits int `json:"convertedExits"`
 			Cuts           int `json:"adaptiveCuts"`
 			Hangs          int `json:"confirmedHangs"`
+			StackOverflows int `json:"stackOverflows"`
 		} `json:"executor"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep), r.stdout)
@@ -161,6 +162,7 @@ func TestGenOnHostileCode(t *testing.T) {
 	assert.Positive(t, rep.Executor.ConvertedExits)
 	assert.Greater(t, rep.Executor.Exits, rep.Executor.ConvertedExits, "runtime.Goexit too")
 	assert.Positive(t, rep.Executor.Hangs)
+	assert.Positive(t, rep.Executor.StackOverflows, "the recursion stops at the stack bound")
 	assert.Zero(t, rep.Executor.Cuts)
 	assert.Equal(t, []string{"caller/cling_callee_test.go"}, fstree.Diff(before, fixture.Snapshot(t, dir)))
 	goTest(t, dir, "./caller")

@@ -76,6 +76,11 @@ type Config struct {
 	// and their kind, rewritten by the instrumentation) to a hook, which
 	// ends the test instead of the process.
 	InterceptExits func(hook func(code int, message string))
+	// BoundStack makes a goroutine of R or E that recurses past a number
+	// of frames call a hook, which says whether it unwinds (panics) or
+	// blocks for ever (see rt.BoundStack): a runaway recursion ends its
+	// test, not the process.
+	BoundStack func(frames int, hook func() (unwind bool))
 	// Abandon makes every goroutine that reaches a probe end, until
 	// Resume: the goroutines of a test that ran past its limit stop there.
 	Abandon, Resume func()
@@ -100,7 +105,10 @@ const (
 	statusGoexit = 3 // the test's goroutine called runtime.Goexit
 	statusCut    = 4 // stopped at the adaptive limit, not known to hang
 	statusHang   = 5 // the full timeout passed, or blocked for ever
-	flagRetiring = 0x80
+	// statusOverflow: a goroutine recursed past maxFrames (a stack
+	// overflow, stopped before the runtime's).
+	statusOverflow = 6
+	flagRetiring   = 0x80
 )
 
 // Request flags.
@@ -122,6 +130,15 @@ const (
 	// gigabyte (about 10 ms per MiB: every time the stack doubles, all its
 	// frames are copied). Tests of ordinary code stay far below it.
 	maxStack = 1 << 20
+	// maxFrames bounds the depth of a goroutine's stack while it calls
+	// functions of the caller or callee: past it, a runaway recursion ends
+	// its test as a stack overflow within a few milliseconds, and the
+	// worker goes on (see Config.BoundStack). maxStack holds that many
+	// frames of up to 200 bytes; a recursion of larger frames reaches
+	// maxStack first, and so does one outside the caller and callee, and
+	// the runtime ends the worker as before. The cost of reaching the
+	// bound grows with its square (the stack is walked every 1024 calls).
+	maxFrames = 5000
 	// firstPoll is when the watchdog first looks whether a test that has
 	// not ended is blocked for ever; it looks again at pollFactor times
 	// the time since the start, and so on. Each look is a goroutine dump.
@@ -186,11 +203,14 @@ type server struct {
 	parked map[int]bool
 }
 
+// exitRequest is an exit of the code under test, or, with overflow, a
+// goroutine other than the test's that recursed past maxFrames.
 type exitRequest struct {
-	code    int
-	message string
-	stmt    int
-	frame   string
+	code     int
+	message  string
+	stmt     int
+	frame    string
+	overflow bool
 }
 
 func newServer(cfg Config) *server {
@@ -215,6 +235,9 @@ var current struct {
 func (s *server) serve(in *bufio.Reader, out io.Writer) {
 	if s.cfg.InterceptExits != nil {
 		s.cfg.InterceptExits(s.exitRequested)
+	}
+	if s.cfg.BoundStack != nil {
+		s.cfg.BoundStack(maxFrames, s.stackOverflowed)
 	}
 	w := bufio.NewWriterSize(out, 1<<16)
 	// The hello frame tells cling the executor started.
@@ -356,6 +379,9 @@ type result struct {
 	retire bool
 	// targets marks the slots of decode targets (&v).
 	targets map[int]bool
+	// overflow is where the test's goroutine recursed past maxFrames, if it
+	// did: the test is a stack overflow however it ended.
+	overflow *exitRequest
 }
 
 // describeEnd observes value slot i at the end of the test (or for a
@@ -384,6 +410,57 @@ func (s *server) exitRequested(code int, message string) {
 	select {
 	case s.exits <- e:
 	default: // an exit is already reported for this test
+	}
+}
+
+// stackOverflowed is the hook of the stack bound: it runs on a goroutine
+// of the code under test that recursed past maxFrames. The test's own
+// goroutine unwinds, and the test ends as a stack overflow however it
+// ends (code that recovers the panic cannot make it pass); any other
+// goroutine blocks for ever, and the test ends at once, as for an exit.
+// Either way no code of the test runs where a real stack overflow would
+// have ended the process, except deferred functions on the way up.
+func (s *server) stackOverflowed() (unwind bool) {
+	e := exitRequest{frame: innermostFrame(s.cfg.Packages, 3, ""), overflow: true}
+	unwind = s.onTestGoroutine()
+	current.Lock()
+	if res := current.res; res != nil {
+		e.stmt = int(res.done.Load())
+		if unwind && res.overflow == nil {
+			res.overflow = &e
+		}
+	}
+	if !unwind {
+		s.parked[goroutineID()] = true
+	}
+	current.Unlock()
+	if !unwind {
+		select {
+		case s.exits <- e:
+		default: // the test ended already
+		}
+	}
+	return unwind
+}
+
+// onTestGoroutine reports whether the calling goroutine is a test's: its
+// outermost function is testBody.
+func (s *server) onTestGoroutine() bool {
+	pcs := make([]uintptr, 2*maxFrames)
+	n := runtime.Callers(0, pcs)
+	for n == len(pcs) {
+		pcs = make([]uintptr, 2*len(pcs))
+		n = runtime.Callers(0, pcs)
+	}
+	frames := runtime.CallersFrames(pcs[max(n-4, 0):n])
+	for {
+		f, more := frames.Next()
+		if f.Function == s.testBody {
+			return true
+		}
+		if !more {
+			return false
+		}
 	}
 }
 
@@ -488,15 +565,23 @@ wait:
 	res.elapsed = time.Since(start)
 	current.Lock()
 	current.res = nil
+	overflow := res.overflow
 	current.Unlock()
 	if exited {
 		res.status, res.code, res.message, res.frame, res.stmt = statusExit, ex.code, ex.message, ex.frame, ex.stmt
+		if ex.overflow {
+			res.status = statusOverflow
+		}
 		// The exiting goroutine blocks for ever; any other the test left
 		// must not run on into the next test.
 		s.leaked++
 		if runtime.NumGoroutine() > goroutines+1 {
 			res.retire = s.stopLeftovers(goroutines + 1)
 		}
+		return res
+	}
+	if overflow != nil {
+		res.status, res.stmt, res.message, res.frame = statusOverflow, overflow.stmt, "", overflow.frame
 		return res
 	}
 	if !finished {

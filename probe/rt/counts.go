@@ -73,10 +73,29 @@ func count(o int32) {
 }
 
 // Call records that function f of R or E was entered; it is inserted at
-// the top of every function body.
+// the top of every function body, and small enough to be inlined there.
+// Every checkEvery-th call of a function in a test also looks at the
+// stack depth, to stop a runaway recursion (see BoundStack).
 func Call(f int32) {
-	if uint32(f) < uint32(len(callCounts)) {
+	if uint32(f) < uint32(len(callCounts)) && callCounts[f]&checkMask != checkMask {
 		callCounts[f]++
+	} else {
+		callSlow(f)
+	}
+}
+
+// callSlow is Call when it looks at the stack, or when f has no counter
+// (then every checkEvery-th such call looks).
+//
+//go:noinline
+func callSlow(f int32) {
+	n := &uncounted
+	if uint32(f) < uint32(len(callCounts)) {
+		n = &callCounts[f]
+	}
+	*n++
+	if *n&checkMask == 0 {
+		checkStack()
 	}
 }
 

@@ -69,17 +69,22 @@ func stop(code int, message string) {
 // probe then ends, through runtime.Goexit, which no recover can stop.
 var abandoned atomic.Bool
 
-// Abandon makes every goroutine that reaches a probe end, until Resume. It
-// also starts a new context, so that probes whose outcome was recorded
-// already take their slow path, where they look.
+// Abandon makes every goroutine that reaches a probe, or calls a function
+// of R or E (see Call), end, until Resume. It also starts a new context,
+// so that probes whose outcome was recorded already take their slow path,
+// where they look.
 func Abandon() {
 	abandoned.Store(true)
+	checkMask = 0
 	rEpoch++
 	newOutside()
 }
 
 // Resume ends Abandon.
-func Resume() { abandoned.Store(false) }
+func Resume() {
+	abandoned.Store(false)
+	checkMask = boundMask()
+}
 
 // leave ends the calling goroutine if the executor abandoned its test.
 func leave() {

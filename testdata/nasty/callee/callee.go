@@ -69,6 +69,17 @@ func Recurse(n int) int {
 	return n
 }
 
+// RecurseInGoroutine overflows the stack of a goroutine it starts for
+// n == 9, and waits for that goroutine.
+func RecurseInGoroutine(n int) int {
+	if n == 9 {
+		done := make(chan int)
+		go func() { done <- Recurse(n) }()
+		return <-done
+	}
+	return n
+}
+
 // Leak starts goroutines that never end, n of them.
 func Leak(n int) int {
 	if n > 0 {

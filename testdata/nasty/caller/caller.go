@@ -22,6 +22,8 @@ func Do(what string, n int) int {
 		return callee.Race(n)
 	case "recurse":
 		return callee.Recurse(n)
+	case "recurse-go":
+		return callee.RecurseInGoroutine(n)
 	case "leak":
 		return callee.Leak(n)
 	case "hoard":
