@@ -6,12 +6,17 @@ import (
 	"time"
 )
 
-// The adaptive limit of Explore: cutFactor times the 99th percentile of
-// the run times of the tests that ended, once minSamples of them have;
-// before, initialCut. It is never below the floor (Options.CutFloor,
-// defaultCutFloor) nor above the timeout.
+// The adaptive limits of Explore: on the time a test runs, cutFactor times
+// the 99th percentile of the run times of the tests that ended, once
+// minSamples of them have (before, initialCut), never below the floor
+// (Options.CutFloor, defaultCutFloor) nor above the timeout; on the CPU
+// time a test uses, the same of their CPU times, never below cpuCutFloor
+// nor above the first limit. A test's run time grows with the machine's
+// load, while the CPU time it uses does not: the second limit and its
+// floor can be tighter.
 const (
 	defaultCutFloor = 10 * time.Millisecond
+	cpuCutFloor     = 2 * time.Millisecond
 	cutFactor       = 10
 	minSamples      = 32
 	initialCut      = 50 * time.Millisecond
@@ -64,11 +69,28 @@ func (h *histogram) percentile(p float64) time.Duration {
 	return 1 << 62 // no sample
 }
 
-// limit returns the adaptive limit, between floor and timeout.
-func (h *histogram) limit(floor, timeout time.Duration) time.Duration {
-	cut := initialCut
-	if h.total >= minSamples {
-		cut = cutFactor * h.percentile(0.99)
+// cut returns cutFactor times the 99th percentile, or initialCut before
+// minSamples run times.
+func (h *histogram) cut() time.Duration {
+	if h.total < minSamples {
+		return initialCut
 	}
-	return min(max(cut, floor), timeout)
+	return cutFactor * h.percentile(0.99)
+}
+
+// runTimes are the run times and CPU times of the tests that ended.
+type runTimes struct {
+	run, cpu histogram
+}
+
+func (r *runTimes) add(run, cpu time.Duration) {
+	r.run.add(run)
+	r.cpu.add(cpu)
+}
+
+// limits returns the adaptive limits: on the run time, between floor and
+// timeout, and on the CPU time, between cpuCutFloor and the first.
+func (r *runTimes) limits(floor, timeout time.Duration) (run, cpu time.Duration) {
+	run = min(max(r.run.cut(), floor), timeout)
+	return run, min(max(r.cpu.cut(), cpuCutFloor), run)
 }

@@ -32,23 +32,34 @@ func TestBuckets(t *testing.T) {
 	}
 }
 
-// The limit is 50 ms until 32 tests ended, then ten times the 99th
-// percentile, within the floor and the timeout.
-func TestAdaptiveLimit(t *testing.T) {
-	var h histogram
+// The limits are 50 ms until 32 tests ended, then ten times the 99th
+// percentile of the run times, or of the CPU times, within the floors and
+// the timeout.
+func TestAdaptiveLimits(t *testing.T) {
+	var r runTimes
 	floor, timeout := 10*time.Millisecond, time.Second
-	assert.Equal(t, initialCut, h.limit(floor, timeout))
+	limits := func(floor, timeout time.Duration) []time.Duration {
+		run, cpu := r.limits(floor, timeout)
+		return []time.Duration{run, cpu}
+	}
+	assert.Equal(t, []time.Duration{initialCut, initialCut}, limits(floor, timeout))
 	for i := 0; i < 99; i++ {
-		h.add(100 * time.Microsecond) // bucket [96, 112) µs
+		r.add(100*time.Microsecond, 100*time.Microsecond) // bucket [96, 112) µs
 	}
-	assert.Equal(t, 10*time.Millisecond, h.limit(floor, timeout), "10 × 112 µs is below the floor")
-	h.add(3 * time.Millisecond)
-	assert.Equal(t, 112*time.Microsecond, h.percentile(0.99))
+	assert.Equal(t, []time.Duration{10 * time.Millisecond, 2 * time.Millisecond}, limits(floor, timeout), "10 × 112 µs is below the floors")
+	assert.Equal(t, []time.Duration{1120 * time.Microsecond, 1120 * time.Microsecond}, limits(500*time.Microsecond, timeout), "the CPU limit is never above the other")
+	r.add(3*time.Millisecond, 3*time.Millisecond)
+	assert.Equal(t, 112*time.Microsecond, r.run.percentile(0.99))
 	for i := 0; i < 100; i++ {
-		h.add(3 * time.Millisecond) // bucket [2560, 3072) µs
+		// Run times of a machine under load: bucket [2560, 3072) µs.
+		r.add(3*time.Millisecond, 100*time.Microsecond)
 	}
-	assert.Equal(t, 30720*time.Microsecond, h.limit(floor, timeout))
-	h.add(time.Minute)
-	assert.Equal(t, 30720*time.Microsecond, h.limit(floor, timeout), "one outlier is above the 99th percentile")
-	assert.Equal(t, 20*time.Millisecond, h.limit(floor, 20*time.Millisecond), "never above the timeout")
+	assert.Equal(t, []time.Duration{30720 * time.Microsecond, 2 * time.Millisecond}, limits(floor, timeout))
+	for i := 0; i < 100; i++ {
+		r.add(3*time.Millisecond, 3*time.Millisecond)
+	}
+	assert.Equal(t, []time.Duration{30720 * time.Microsecond, 30720 * time.Microsecond}, limits(floor, timeout))
+	r.add(time.Minute, time.Minute)
+	assert.Equal(t, []time.Duration{30720 * time.Microsecond, 30720 * time.Microsecond}, limits(floor, timeout), "one outlier is above the 99th percentile")
+	assert.Equal(t, []time.Duration{20 * time.Millisecond, 20 * time.Millisecond}, limits(floor, 20*time.Millisecond), "never above the timeout")
 }

@@ -33,8 +33,8 @@ type Options struct {
 	// before it counts as a hang, so that a moment of load on the machine
 	// does not change a result.
 	Reproducible bool
-	// CutFloor bounds the adaptive limit from below (default 10ms); see
-	// Explore.
+	// CutFloor bounds the adaptive limit on a test's run time from below
+	// (default 10ms); see Explore.
 	CutFloor time.Duration
 	// CarefulResults has every result written before the next test runs,
 	// one write and one read per test, instead of in batches; it exists to
@@ -57,9 +57,9 @@ type Executor struct {
 	bin     string
 	opts    Options
 	workers []*worker
-	// durations are the run times of the tests that ended, from which the
-	// adaptive limit is learned.
-	durations histogram
+	// times are the run times and CPU times of the tests that ended, from
+	// which the adaptive limits are learned.
+	times runTimes
 
 	mu    sync.Mutex
 	spare *process
@@ -168,8 +168,10 @@ func (x *Executor) Run(ctx context.Context, tests []*testcase.Test, observe bool
 // Explore executes tests whose results only guide a search. A test that
 // runs past the adaptive limit — a small multiple of the 99th percentile
 // of the run times seen so far, at least Options.CutFloor and at most the
-// timeout — is stopped there and reported as Cut, not as a hang, unless
-// Options.Reproducible is set: then Explore is Run without observations.
+// timeout — or that uses as much CPU time as the same multiple of the
+// CPU times seen so far, at least 2 ms, is stopped there and reported as
+// Cut, not as a hang, unless Options.Reproducible is set: then Explore is
+// Run without observations.
 func (x *Executor) Explore(ctx context.Context, tests []*testcase.Test) ([]Result, error) {
 	return x.run(ctx, tests, request{waitOnCut: x.opts.Reproducible})
 }
@@ -192,7 +194,7 @@ func (x *Executor) run(ctx context.Context, tests []*testcase.Test, req request)
 	req.timeout = x.opts.Timeout
 	req.careful = x.opts.CarefulResults
 	x.mu.Lock()
-	req.cut = x.durations.limit(x.opts.CutFloor, x.opts.Timeout)
+	req.cut, req.cpuCut = x.times.limits(x.opts.CutFloor, x.opts.Timeout)
 	x.mu.Unlock()
 	var wg sync.WaitGroup
 	errs := make([]error, n)
@@ -223,7 +225,7 @@ func (x *Executor) run(ctx context.Context, tests []*testcase.Test, req request)
 		x.stats.Executions++
 		switch r.Status {
 		case Passed, Panicked, Exited:
-			x.durations.add(r.Duration)
+			x.times.add(r.Duration, r.CPUTime)
 		}
 		switch r.Status {
 		case Panicked:

@@ -100,8 +100,9 @@ type request struct {
 	// waitOnCut keeps waiting at the adaptive limit, until the full
 	// timeout, for a test that is not blocked for ever.
 	waitOnCut bool
-	// cut is the adaptive limit, timeout the full one.
-	cut, timeout time.Duration
+	// cut and cpuCut are the adaptive limits on the time a test runs and
+	// on the CPU time it uses, timeout the full limit.
+	cut, cpuCut, timeout time.Duration
 }
 
 // encodeRequest encodes a request for tests.
@@ -118,6 +119,7 @@ func encodeRequest(tests []*testcase.Test, req request) []byte {
 	}
 	buf := []byte{flags}
 	buf = binary.AppendUvarint(buf, uint64(req.cut/time.Microsecond))
+	buf = binary.AppendUvarint(buf, uint64(req.cpuCut/time.Microsecond))
 	buf = binary.AppendUvarint(buf, uint64(req.timeout/time.Microsecond))
 	buf = binary.AppendUvarint(buf, uint64(len(tests)))
 	for _, t := range tests {
@@ -193,8 +195,10 @@ type Result struct {
 	// Its Stmt and Frame are known, unlike those of a crash that killed
 	// the worker.
 	WorkerSurvived bool
-	// Duration is how long the test ran, as the worker measured it.
-	Duration time.Duration
+	// Duration is how long the test ran, as the worker measured it;
+	// CPUTime bounds the CPU time it used (it is at most Duration, and
+	// less for a test the machine's load slowed down).
+	Duration, CPUTime time.Duration
 	// Outcome holds the observations when they were requested.
 	Outcome *testcase.Outcome
 }
@@ -221,6 +225,7 @@ func decodeResult(b []byte, observe bool) (res Result, retiring bool, err error)
 	retiring = st&flagRetiring != 0
 	st &^= flagRetiring
 	res.Duration = time.Duration(r.uvarint()) * time.Microsecond
+	res.CPUTime = time.Duration(r.uvarint()) * time.Microsecond
 	out := &testcase.Outcome{}
 	if st != wireOK {
 		res.Stmt = int(r.uvarint())

@@ -142,7 +142,7 @@ const (
 	// firstPoll is when the watchdog first looks whether a test that has
 	// not ended is blocked for ever; it looks again at pollFactor times
 	// the time since the start, and so on. Each look is a goroutine dump.
-	firstPoll  = 2 * time.Millisecond
+	firstPoll  = time.Millisecond
 	pollFactor = 4
 	// flushEvery bounds how long a result waits in the buffer when the
 	// request is not careful.
@@ -151,6 +151,11 @@ const (
 	// ever (a hang in select{}, an intercepted exit) before the worker
 	// retires.
 	maxLeakedTests = 32
+	// cpuFirst is when the watchdog first looks at the CPU time the worker
+	// used, to bound that of a test still running; cpuStep is the shortest
+	// wait between two later looks.
+	cpuFirst = 200 * time.Microsecond
+	cpuStep  = 500 * time.Microsecond
 	// abandonGrace is how long the goroutines of an abandoned test have to
 	// reach a probe and end.
 	abandonGrace = 20 * time.Millisecond
@@ -253,6 +258,7 @@ func (s *server) serve(in *bufio.Reader, out io.Writer) {
 		r := &reader{b: payload}
 		flags := r.byte()
 		cut := time.Duration(r.uvarint()) * time.Microsecond
+		cpuCut := time.Duration(r.uvarint()) * time.Microsecond
 		timeout := time.Duration(r.uvarint()) * time.Microsecond
 		n := int(r.uvarint())
 		lastFlush := time.Now()
@@ -263,7 +269,7 @@ func (s *server) serve(in *bufio.Reader, out io.Writer) {
 				// crash rather than waiting for a result.
 				os.Exit(3)
 			}
-			res := s.run(t, flags, cut, timeout)
+			res := s.run(t, flags, limits{cut, cpuCut, timeout})
 			retire := res.retire || s.overLimits()
 			buf = encodeResult(buf[:0], s.cfg, res, retire)
 			if flags&reqObserve != 0 {
@@ -358,8 +364,11 @@ type result struct {
 	frame    string
 	code     int
 	elapsed  time.Duration
-	values   []any
-	done     atomic.Int32 // statements completed
+	// cpu bounds the CPU time the test used: its run time, or less once
+	// the watchdog looked at the worker's CPU time (see run).
+	cpu    time.Duration
+	values []any
+	done   atomic.Int32 // statements completed
 	// end is how the test's goroutine ended, which it writes before it
 	// signals its end: the worker reads it only then.
 	end struct {
@@ -464,13 +473,30 @@ func (s *server) onTestGoroutine() bool {
 	}
 }
 
+// limits are the limits of a test's run.
+type limits struct {
+	// cut is the adaptive limit on the time a test runs, cpuCut that on
+	// the CPU time the worker uses from the watchdog's first look at the
+	// test on (see run), timeout the full limit.
+	cut, cpuCut, timeout time.Duration
+}
+
 // run executes a test in its own goroutine under a watchdog, so that a
 // panic, an exit, a runtime.Goexit or a hang in the code under test ends
-// the test, not the worker. cut is the adaptive limit, timeout the full
-// one; at the cut, a test whose goroutines are all blocked for ever is a
-// hang, and any other stops there (statusCut) unless the request asks to
-// wait on until the full timeout.
-func (s *server) run(t *test, flags byte, cut, timeout time.Duration) *result {
+// the test, not the worker. At the adaptive limits (the test ran past
+// lim.cut, or used lim.cpuCut of CPU time, which a test busy in a loop
+// does long before it reaches lim.cut, while a test slowed down by the
+// machine's load does not), a test whose goroutines are all blocked for
+// ever is a hang, and any other stops there (statusCut) unless the request
+// asks to wait on until the full timeout.
+//
+// The watchdog first looks at the worker's CPU time at cpuFirst (a look is
+// a system call, which a test that ends before does not pay). A test is
+// cut when the worker used lim.cpuCut of CPU time since; the CPU time the
+// test used, which teaches cling the limit, is bounded by the time it ran
+// until that look plus the CPU time since.
+func (s *server) run(t *test, flags byte, lim limits) *result {
+	timeout := lim.timeout
 	observe := flags&reqObserve != 0
 	res := &result{values: make([]any, t.slots)}
 	s.cfg.Reset()
@@ -482,15 +508,20 @@ func (s *server) run(t *test, flags byte, cut, timeout time.Duration) *result {
 	current.res = res
 	current.Unlock()
 	limit := timeout
-	if cut > 0 && cut < timeout {
-		limit = cut
+	if lim.cut > 0 && lim.cut < timeout {
+		limit = lim.cut
+	}
+	// The worker's CPU time at the first look, and when that was.
+	cpuCut, cpuFrom, cpuFromAt := lim.cpuCut, time.Duration(-1), time.Duration(0)
+	if flags&reqWaitOnCut != 0 || cpuCut >= limit {
+		cpuCut = 0
 	}
 	done := make(chan struct{})
 	start := time.Now()
 	goroutines := runtime.NumGoroutine()
 	go testBody(s.cfg, t, observe, res, done)
 	poll := firstPoll
-	s.timer.Reset(min(poll, limit))
+	s.timer.Reset(min(cpuFirst, limit))
 	var ex exitRequest
 	exited, finished := false, false
 	// ended reports whether the test's goroutine has ended, and takes an
@@ -522,18 +553,31 @@ wait:
 			break wait
 		case <-s.timer.C:
 			elapsed := time.Since(start)
-			if elapsed < limit {
-				// A poll: a test whose goroutines are all blocked for
-				// ever is a hang, known as such without waiting.
-				if st := s.inspect(); st.forever && st.testID >= 0 {
-					res.stmt = int(res.done.Load())
-					res.status, res.frame = statusHang, st.testFrame
-					res.message = blockedForEver + st.testState
-					s.park(st.testID)
-					break wait
+			// used is the CPU time the worker used since the first look.
+			used := time.Duration(0)
+			if cpuFrom < 0 {
+				cpuFrom, cpuFromAt = processCPU(), elapsed
+			} else {
+				used = processCPU() - cpuFrom
+			}
+			if elapsed < limit && (cpuCut == 0 || used < cpuCut) {
+				if elapsed >= poll {
+					// A poll: a test whose goroutines are all blocked for
+					// ever is a hang, known as such without waiting.
+					if st := s.inspect(); st.forever && st.testID >= 0 {
+						res.stmt = int(res.done.Load())
+						res.status, res.frame = statusHang, st.testFrame
+						res.message = blockedForEver + st.testState
+						s.park(st.testID)
+						break wait
+					}
+					poll = pollFactor * elapsed
 				}
-				poll = pollFactor * elapsed
-				s.timer.Reset(min(poll, limit) - elapsed)
+				next := min(poll, limit)
+				if cpuCut > 0 {
+					next = min(next, elapsed+max(cpuCut-used, cpuStep))
+				}
+				s.timer.Reset(next - elapsed)
 				continue
 			}
 			st := s.inspect()
@@ -558,11 +602,15 @@ wait:
 			default:
 				res.status = statusHang
 			}
-			res.retire = s.stopLeftovers(goroutines)
+			res.retire = s.stopLeftovers(goroutines, done)
 			break wait
 		}
 	}
 	res.elapsed = time.Since(start)
+	res.cpu = res.elapsed
+	if cpuFrom >= 0 {
+		res.cpu = min(res.elapsed, cpuFromAt+processCPU()-cpuFrom)
+	}
 	current.Lock()
 	current.res = nil
 	overflow := res.overflow
@@ -576,7 +624,7 @@ wait:
 		// must not run on into the next test.
 		s.leaked++
 		if runtime.NumGoroutine() > goroutines+1 {
-			res.retire = s.stopLeftovers(goroutines + 1)
+			res.retire = s.stopLeftovers(goroutines+1, nil)
 		}
 		return res
 	}
@@ -594,22 +642,51 @@ wait:
 	return res
 }
 
+// processCPU returns the CPU time the worker used so far (0 if unknown).
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 // stopLeftovers stops the goroutines a test left running: while the
 // runtime abandons them, each ends at its next probe. It waits until no
-// more than want goroutines remain, or abandonGrace, and reports whether
-// any goroutine that can still run is left (one that reaches no probe, or
-// is blocked on something that may happen): the worker must retire then,
-// since it could record probes into later tests.
-func (s *server) stopLeftovers(want int) bool {
+// more than want goroutines remain and, unless it is nil, testDone is
+// closed (the test's goroutine ended), or abandonGrace, and reports
+// whether any goroutine that can still run is left (one that reaches no
+// probe, or is blocked on something that may happen): the worker must
+// retire then, since it could record probes into later tests. The count
+// alone is not enough: the goroutine of the test before may have been
+// counted as running when this test started, and ended since.
+func (s *server) stopLeftovers(want int, testDone chan struct{}) bool {
+	stopped := func() bool {
+		if testDone != nil {
+			select {
+			case <-testDone:
+			default:
+				return false
+			}
+		}
+		return runtime.NumGoroutine() <= want
+	}
 	if s.cfg.Abandon != nil {
 		s.cfg.Abandon()
 		deadline := time.Now().Add(abandonGrace)
-		for runtime.NumGoroutine() > want && time.Now().Before(deadline) {
-			runtime.Gosched()
+		for i := 0; !stopped() && time.Now().Before(deadline); i++ {
+			// A goroutine that has a processor ends at once; one that
+			// waits for the machine to run its thread needs the processor
+			// this loop would otherwise keep busy.
+			if i < 8 {
+				runtime.Gosched()
+			} else {
+				time.Sleep(50 * time.Microsecond)
+			}
 		}
 		s.cfg.Resume()
 	}
-	if runtime.NumGoroutine() <= want {
+	if stopped() {
 		return false
 	}
 	if st := s.inspect(); st.forever {
@@ -820,6 +897,7 @@ func encodeResult(buf []byte, cfg Config, res *result, retire bool) []byte {
 	}
 	buf = append(buf, st)
 	buf = binary.AppendUvarint(buf, uint64(res.elapsed/time.Microsecond))
+	buf = binary.AppendUvarint(buf, uint64(res.cpu/time.Microsecond))
 	if res.status == statusOK {
 		return appendTrace(buf, cfg)
 	}
