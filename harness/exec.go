@@ -52,7 +52,9 @@ type Options struct {
 
 // Executor runs test cases in worker processes of a built executor. A
 // worker process that dies or retires is replaced by a warm spare, started
-// in the background when the previous spare was taken.
+// in the background when the spare before was taken. There is a spare per
+// worker, up to maxSpares: on code that crashes often, workers die faster
+// than a process starts.
 type Executor struct {
 	bin     string
 	opts    Options
@@ -61,10 +63,20 @@ type Executor struct {
 	// which the adaptive limits are learned.
 	times runTimes
 
-	mu    sync.Mutex
-	spare *process
-	stats Stats
+	mu sync.Mutex
+	// spares are the processes started to replace workers, oldest first;
+	// wantSpares is how many to keep, starting how many are being
+	// started, and warming the goroutines that start them.
+	spares     []*process
+	wantSpares int
+	starting   int
+	warming    sync.WaitGroup
+	closed     bool
+	stats      Stats
 }
+
+// maxSpares bounds the number of spare processes.
+const maxSpares = 2
 
 // Stats count the executions and the failures the executor survived.
 type Stats struct {
@@ -107,7 +119,7 @@ func NewExecutor(bin string, opts Options) *Executor {
 	if opts.CutFloor <= 0 {
 		opts.CutFloor = defaultCutFloor
 	}
-	x := &Executor{bin: bin, opts: opts}
+	x := &Executor{bin: bin, opts: opts, wantSpares: min(opts.Workers, maxSpares)}
 	for i := 0; i < opts.Workers; i++ {
 		x.workers = append(x.workers, &worker{x: x})
 	}
@@ -127,7 +139,7 @@ func (x *Executor) count(f func(*Stats)) {
 	x.mu.Unlock()
 }
 
-// Close kills every worker and the spare.
+// Close kills every worker and the spares.
 func (x *Executor) Close() {
 	for _, w := range x.workers {
 		if w.p != nil {
@@ -136,11 +148,15 @@ func (x *Executor) Close() {
 		}
 	}
 	x.mu.Lock()
-	spare := x.spare
-	x.spare = nil
+	x.closed = true
 	x.mu.Unlock()
-	if spare != nil {
-		spare.kill()
+	x.warming.Wait()
+	x.mu.Lock()
+	spares := x.spares
+	x.spares = nil
+	x.mu.Unlock()
+	for _, p := range spares {
+		p.kill()
 	}
 }
 
@@ -252,15 +268,15 @@ func (x *Executor) run(ctx context.Context, tests []*testcase.Test, req request)
 }
 
 // replacement returns a process for a worker. One that replaces a process
-// that died or retired is the warm spare if there is one (a handover);
-// otherwise, and for a worker's first process, a new one starts. Either
-// way a new spare starts warming up.
+// that died or retired is a spare if there is one (a handover): the first
+// that is ready, or else the oldest; otherwise, and for a worker's first
+// process, a new one starts. Either way spares start warming up in the
+// background.
 func (x *Executor) replacement(handover bool) (*process, error) {
 	var p *process
 	if handover {
 		x.mu.Lock()
-		p = x.spare
-		x.spare = nil
+		p = x.takeSpareLocked()
 		if p != nil {
 			x.stats.Handovers++
 		}
@@ -271,24 +287,58 @@ func (x *Executor) replacement(handover bool) (*process, error) {
 		if p, err = x.spawn(); err != nil {
 			return nil, err
 		}
+		x.count(func(s *Stats) { s.WorkerStarts++ })
 	}
-	x.warmSpare()
-	if err := p.greet(); err != nil {
-		return nil, err
+	x.warmSpares()
+	<-p.ready
+	if p.greetErr != nil {
+		p.kill()
+		return nil, p.greetErr
 	}
 	return p, nil
 }
 
-// warmSpare starts the spare process, if there is none: it initialises
-// while the workers run.
-func (x *Executor) warmSpare() {
+// takeSpareLocked removes and returns the first spare that is ready, or
+// else the oldest, or nil; x.mu is held.
+func (x *Executor) takeSpareLocked() *process {
+	if len(x.spares) == 0 {
+		return nil
+	}
+	i := 0
+	for j, p := range x.spares {
+		if p.isReady() {
+			i = j
+			break
+		}
+	}
+	p := x.spares[i]
+	x.spares = append(x.spares[:i], x.spares[i+1:]...)
+	return p
+}
+
+// warmSpares starts, in the background, as many spare processes as are
+// wanted and not there: they initialise while the workers run.
+func (x *Executor) warmSpares() {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if x.spare != nil {
-		return
-	}
-	if p, err := x.spawnLocked(); err == nil {
-		x.spare = p
+	for !x.closed && len(x.spares)+x.starting < x.wantSpares {
+		x.starting++
+		x.stats.WorkerStarts++
+		x.warming.Add(1)
+		go func() {
+			defer x.warming.Done()
+			p, err := x.spawn()
+			x.mu.Lock()
+			defer x.mu.Unlock()
+			x.starting--
+			switch {
+			case err != nil:
+			case x.closed:
+				go p.kill()
+			default:
+				x.spares = append(x.spares, p)
+			}
+		}()
 	}
 }
 
@@ -300,20 +350,15 @@ type process struct {
 	rd  *bufio.Reader
 	// crash is the first line of the report of a fatal error, once the
 	// process has ended; ended is closed then.
-	crash   string
-	ended   chan struct{}
-	greeted bool
+	crash string
+	ended chan struct{}
+	// ready is closed once the process greeted, or failed to (greetErr).
+	ready    chan struct{}
+	greetErr error
 }
 
+// spawn starts a process, which greets when it is ready (see greet).
 func (x *Executor) spawn() (*process, error) {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	return x.spawnLocked()
-}
-
-// spawnLocked starts a process, which greets when it is ready (see
-// greet); x.mu is held.
-func (x *Executor) spawnLocked() (*process, error) {
 	var files []*os.File
 	closeAll := func() {
 		for _, f := range files {
@@ -346,28 +391,36 @@ func (x *Executor) spawnLocked() (*process, error) {
 	}
 	reqR.Close()
 	resW.Close()
-	p := &process{cmd: cmd, req: reqW, res: resR, rd: bufio.NewReaderSize(resR, 1<<16), ended: make(chan struct{})}
+	p := &process{cmd: cmd, req: reqW, res: resR, rd: bufio.NewReaderSize(resR, 1<<16), ended: make(chan struct{}), ready: make(chan struct{})}
 	go func() {
 		cmd.Wait()
 		p.crash = report.Line()
 		close(p.ended)
 	}()
-	x.stats.WorkerStarts++
+	go func() {
+		p.greetErr = p.greet()
+		close(p.ready)
+	}()
 	return p, nil
+}
+
+// isReady reports whether the process greeted (or failed to).
+func (p *process) isReady() bool {
+	select {
+	case <-p.ready:
+		return true
+	default:
+		return false
+	}
 }
 
 // greet waits for the process's hello frame.
 func (p *process) greet() error {
-	if p.greeted {
-		return nil
-	}
 	p.res.SetReadDeadline(time.Now().Add(startTimeout))
 	hello, err := readFrame(p.rd)
 	if err != nil || string(hello) != helloText {
-		p.kill()
 		return fmt.Errorf("%w: no greeting from %s", errWorkerStart, p.cmd.Path)
 	}
-	p.greeted = true
 	return nil
 }
 
