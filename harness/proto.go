@@ -196,8 +196,8 @@ type Result struct {
 	// the worker.
 	WorkerSurvived bool
 	// Duration is how long the test ran, as the worker measured it;
-	// CPUTime bounds the CPU time it used (it is at most Duration, and
-	// less for a test the machine's load slowed down).
+	// CPUTime estimates the CPU time it used (at most Duration, and less
+	// for a test the machine's load slowed down).
 	Duration, CPUTime time.Duration
 	// Outcome holds the observations when they were requested.
 	Outcome *testcase.Outcome

@@ -364,8 +364,7 @@ type result struct {
 	frame    string
 	code     int
 	elapsed  time.Duration
-	// cpu bounds the CPU time the test used: its run time, or less once
-	// the watchdog looked at the worker's CPU time (see run).
+	// cpu estimates the CPU time the test used (see run).
 	cpu    time.Duration
 	values []any
 	done   atomic.Int32 // statements completed
@@ -492,9 +491,10 @@ type limits struct {
 //
 // The watchdog first looks at the worker's CPU time at cpuFirst (a look is
 // a system call, which a test that ends before does not pay). A test is
-// cut when the worker used lim.cpuCut of CPU time since; the CPU time the
-// test used, which teaches cling the limit, is bounded by the time it ran
-// until that look plus the CPU time since.
+// cut when the worker used lim.cpuCut of CPU time since. The CPU time the
+// test used, from which cling learns the limit, is estimated as at most
+// cpuFirst until that look, plus the CPU time since: a look that comes
+// late because the machine is busy does not count the wait for it.
 func (s *server) run(t *test, flags byte, lim limits) *result {
 	timeout := lim.timeout
 	observe := flags&reqObserve != 0
@@ -512,7 +512,7 @@ func (s *server) run(t *test, flags byte, lim limits) *result {
 		limit = lim.cut
 	}
 	// The worker's CPU time at the first look, and when that was.
-	cpuCut, cpuFrom, cpuFromAt := lim.cpuCut, time.Duration(-1), time.Duration(0)
+	cpuCut, cpuFrom := lim.cpuCut, time.Duration(-1)
 	if flags&reqWaitOnCut != 0 || cpuCut >= limit {
 		cpuCut = 0
 	}
@@ -556,7 +556,7 @@ wait:
 			// used is the CPU time the worker used since the first look.
 			used := time.Duration(0)
 			if cpuFrom < 0 {
-				cpuFrom, cpuFromAt = processCPU(), elapsed
+				cpuFrom = processCPU()
 			} else {
 				used = processCPU() - cpuFrom
 			}
@@ -607,9 +607,9 @@ wait:
 		}
 	}
 	res.elapsed = time.Since(start)
-	res.cpu = res.elapsed
+	res.cpu = min(res.elapsed, cpuFirst)
 	if cpuFrom >= 0 {
-		res.cpu = min(res.elapsed, cpuFromAt+processCPU()-cpuFrom)
+		res.cpu = min(res.elapsed, cpuFirst+processCPU()-cpuFrom)
 	}
 	current.Lock()
 	current.res = nil
