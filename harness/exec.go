@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -60,8 +61,10 @@ type Executor struct {
 	opts    Options
 	workers []*worker
 	// times are the run times and CPU times of the tests that ended, from
-	// which the adaptive limits are learned.
-	times runTimes
+	// which the adaptive limits are learned; perTest is a moving average
+	// of the time a worker spends per test (its share of a batch's time).
+	times   runTimes
+	perTest time.Duration
 
 	mu sync.Mutex
 	// spares are the processes started to replace workers, oldest first;
@@ -121,7 +124,7 @@ func NewExecutor(bin string, opts Options) *Executor {
 	}
 	x := &Executor{bin: bin, opts: opts, wantSpares: min(opts.Workers, maxSpares)}
 	for i := 0; i < opts.Workers; i++ {
-		x.workers = append(x.workers, &worker{x: x})
+		x.workers = append(x.workers, &worker{x: x, sinceCrash: carefulSpan})
 	}
 	return x
 }
@@ -172,6 +175,20 @@ const (
 	stuckGrace   = 2 * time.Second
 )
 
+// pieceSize returns how many tests a worker takes at a time from a batch
+// Explore runs under a time budget: enough for pieceTime of work, at most
+// a worker's whole share, chunk; x.mu is held.
+func (x *Executor) pieceSize(chunk int) int {
+	if x.perTest <= 0 {
+		return chunk
+	}
+	return max(1, min(chunk, int(pieceTime/x.perTest)))
+}
+
+// pieceTime is the work a piece of a batch is made of, which a round trip
+// costs little against.
+const pieceTime = 2 * time.Millisecond
+
 // Run executes tests and returns one result per test, in order; observe
 // asks for the values each test observed. A test runs until it ends or
 // the full timeout passes (unless it is blocked for ever before: a
@@ -186,8 +203,11 @@ func (x *Executor) Run(ctx context.Context, tests []*testcase.Test, observe bool
 // of the run times seen so far, at least Options.CutFloor and at most the
 // timeout — or that uses as much CPU time as the same multiple of the
 // CPU times seen so far, at least 2 ms, is stopped there and reported as
-// Cut, not as a hang, unless Options.Reproducible is set: then Explore is
-// Run without observations.
+// Cut, not as a hang. Where tests take long, the workers take them in
+// pieces of a few milliseconds of work, each the next when it is done, so
+// that none waits idle for another's slow tests: which worker runs a test
+// then depends on timing, as results under a time budget do anyway. With
+// Options.Reproducible, Explore is Run without observations.
 func (x *Executor) Explore(ctx context.Context, tests []*testcase.Test) ([]Result, error) {
 	return x.run(ctx, tests, request{waitOnCut: x.opts.Reproducible})
 }
@@ -214,18 +234,37 @@ func (x *Executor) run(ctx context.Context, tests []*testcase.Test, req request)
 	x.mu.Unlock()
 	var wg sync.WaitGroup
 	errs := make([]error, n)
+	busy := make([]time.Duration, n)
 	chunk := (len(tests) + n - 1) / n
+	piece := chunk
+	if !req.waitOnCut {
+		x.mu.Lock()
+		piece = x.pieceSize(chunk)
+		x.mu.Unlock()
+	}
+	var next atomic.Int64
 	for i := 0; i < n; i++ {
-		lo := i * chunk
-		hi := min(lo+chunk, len(tests))
-		if lo >= hi {
-			continue
-		}
 		wg.Add(1)
-		go func(w *worker, lo, hi int) {
+		go func(w *worker) {
 			defer wg.Done()
-			errs[i] = w.run(ctx, tests[lo:hi], results[lo:hi], req)
-		}(x.workers[i], lo, hi)
+			start := time.Now()
+			defer func() { busy[i] = time.Since(start) }()
+			if piece == chunk {
+				lo, hi := i*chunk, min((i+1)*chunk, len(tests))
+				if lo < hi {
+					errs[i] = w.run(ctx, tests[lo:hi], results[lo:hi], req)
+				}
+				return
+			}
+			for errs[i] == nil {
+				lo := int(next.Add(int64(piece))) - piece
+				if lo >= len(tests) {
+					return
+				}
+				hi := min(lo+piece, len(tests))
+				errs[i] = w.run(ctx, tests[lo:hi], results[lo:hi], req)
+			}
+		}(x.workers[i])
 	}
 	wg.Wait()
 	if ctx.Err() != nil {
@@ -237,6 +276,11 @@ func (x *Executor) run(ctx context.Context, tests []*testcase.Test, req request)
 		}
 	}
 	x.mu.Lock()
+	var total time.Duration
+	for _, b := range busy {
+		total += b
+	}
+	x.perTest = (x.perTest + total/time.Duration(len(tests))) / 2
 	for _, r := range results {
 		x.stats.Executions++
 		switch r.Status {
@@ -479,11 +523,16 @@ type worker struct {
 	p *process
 	// lost is true when the last process died or retired.
 	lost bool
-	// careful is true after a crash, until a request goes through without
-	// one: on code that crashes often, results are not written in batches
-	// (a crash would lose them).
-	careful bool
+	// sinceCrash counts the tests the worker ran since its last crash, up
+	// to carefulSpan. Until carefulSpan tests in a row went through
+	// without one, its results are not written in batches: on code that
+	// crashes often, a crash would lose them.
+	sinceCrash int
 }
+
+// carefulSpan is how many tests a worker runs without a crash before it
+// writes results in batches again.
+const carefulSpan = 64
 
 // drop gives up the worker's process, killing it (in the background, for a
 // process that retires by itself), and returns the first line of its
@@ -539,9 +588,15 @@ const blockedForEver = "blocked for ever"
 
 func (w *worker) runOnce(ctx context.Context, tests []*testcase.Test, results []Result, req request) error {
 	x := w.x
-	req.careful = req.careful || w.careful
+	req.careful = req.careful || w.sinceCrash < carefulSpan
 	crashed := false
-	defer func() { w.careful = crashed }()
+	defer func() {
+		if crashed {
+			w.sinceCrash = 0
+		} else {
+			w.sinceCrash = min(w.sinceCrash+len(tests), carefulSpan)
+		}
+	}()
 	i := 0
 	for i < len(tests) {
 		if ctx.Err() != nil {
