@@ -674,10 +674,19 @@ func (s *server) stopLeftovers(want int, testDone chan struct{}) bool {
 	if s.cfg.Abandon != nil {
 		s.cfg.Abandon()
 		deadline := time.Now().Add(abandonGrace)
+		if testDone != nil {
+			// Wait without keeping a processor busy: the test's goroutine
+			// may need it to reach its next probe.
+			s.timer.Reset(abandonGrace)
+			select {
+			case <-testDone:
+			case <-s.timer.C:
+			}
+			stopTimer(s.timer)
+		}
 		for i := 0; !stopped() && time.Now().Before(deadline); i++ {
-			// A goroutine that has a processor ends at once; one that
-			// waits for the machine to run its thread needs the processor
-			// this loop would otherwise keep busy.
+			// Goroutines the test started: one that has a processor ends
+			// at once.
 			if i < 8 {
 				runtime.Gosched()
 			} else {
