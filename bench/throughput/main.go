@@ -5,9 +5,12 @@
 // overflows its stack and races) against the clean one as the search
 // runs them, and, as the speed of light for in-process execution, the
 // executions per second of go test -fuzz on a fuzz target that calls the
-// same entry function. It prints a markdown table.
+// same entry function. It prints a markdown table. With -outcomes it also
+// prints what a hostile test of each outcome (passed, panicked, exited,
+// cut, timed out, each kind of crash) costs in wall and CPU time, which
+// shows where the hostile rate goes.
 //
-//	go run ./bench/throughput [-tests 20000] [-hostile 3000] [-reps 5] [-fuzztime 10s]
+//	go run ./bench/throughput [-tests 20000] [-hostile 3000] [-reps 5] [-fuzztime 10s] [-outcomes]
 package main
 
 import (
@@ -36,8 +39,9 @@ func main() {
 	nHostile := flag.Int("hostile", 3000, "tests per measurement on the hostile fixture")
 	reps := flag.Int("reps", 5, "repetitions (medians are reported)")
 	fuzzTime := flag.Duration("fuzztime", 10*time.Second, "go test -fuzz duration per repetition")
+	outcomes := flag.Bool("outcomes", false, "also print the cost of a hostile test by outcome")
 	flag.Parse()
-	if err := run(*nTests, *nHostile, *reps, *fuzzTime); err != nil {
+	if err := run(*nTests, *nHostile, *reps, *fuzzTime, *outcomes); err != nil {
 		fmt.Fprintln(os.Stderr, "throughput:", err)
 		os.Exit(1)
 	}
@@ -135,7 +139,7 @@ func (p *pair) rate(ctx context.Context, reps int, opts harness.Options, explore
 	return median(rates), stats, nil
 }
 
-func run(nTests, nHostile, reps int, fuzzTime time.Duration) error {
+func run(nTests, nHostile, reps int, fuzzTime time.Duration, outcomes bool) error {
 	tmp, err := os.MkdirTemp("", "cling-throughput-")
 	if err != nil {
 		return err
@@ -191,6 +195,9 @@ func run(nTests, nHostile, reps int, fuzzTime time.Duration) error {
 	fmt.Printf("| search (Explore, 2 workers), hostile (tests of %.1f calls on average) | %.0f | 1/%.0f of personcar |\n", float64(hostile.calls)/float64(nHostile), hostileSearch, cleanSearch/hostileSearch)
 	fmt.Printf("\nHostile fixture, last repetition: %d tests, %d panics, %d exits (%d converted), %d adaptive cuts, %d confirmed hangs, %d crashes, %d worker starts, %d spare handovers, %d retirements, %d round trips.\n",
 		hs.Executions, hs.Panics, hs.Exits, hs.ConvertedExits, hs.Cuts, hs.Hangs, hs.Crashes, hs.WorkerStarts, hs.Handovers, hs.Retirements, hs.RoundTrips)
+	if outcomes {
+		return hostile.outcomeCosts(ctx)
+	}
 	return nil
 }
 
