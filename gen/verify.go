@@ -3,7 +3,6 @@ package gen
 import (
 	"context"
 	"fmt"
-	"go/ast"
 	"go/parser"
 	"go/token"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/cling-go/cling/emit"
+	"github.com/cling-go/cling/internal/gotest"
 	"github.com/cling-go/cling/testcase"
 )
 
@@ -173,28 +173,8 @@ func (j *job) declaredInTests() map[string]bool {
 		if err != nil {
 			continue
 		}
-		external := parsed.Name.Name == pkg
-		for _, d := range parsed.Decls {
-			switch d := d.(type) {
-			case *ast.FuncDecl:
-				if d.Recv == nil {
-					taken[d.Name.Name] = true
-				}
-			case *ast.GenDecl:
-				if !external || d.Tok == token.IMPORT {
-					continue
-				}
-				for _, spec := range d.Specs {
-					switch sp := spec.(type) {
-					case *ast.TypeSpec:
-						taken[sp.Name.Name] = true
-					case *ast.ValueSpec:
-						for _, n := range sp.Names {
-							taken[n.Name] = true
-						}
-					}
-				}
-			}
+		for _, name := range gotest.PackageScopeNames(parsed, parsed.Name.Name == pkg) {
+			taken[name] = true
 		}
 	}
 	return taken

@@ -101,3 +101,34 @@ func IsTestFunc(name string) bool {
 	}
 	return false
 }
+
+// PackageScopeNames returns the names a file declares at package scope:
+// its functions (not methods) and, with all, its types, variables and
+// constants too. A file of the same package that declared one of them, or
+// imported a package under it, would not compile.
+func PackageScopeNames(f *ast.File, all bool) []string {
+	var names []string
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil {
+				names = append(names, d.Name.Name)
+			}
+		case *ast.GenDecl:
+			if !all {
+				continue
+			}
+			for _, spec := range d.Specs {
+				switch sp := spec.(type) {
+				case *ast.TypeSpec:
+					names = append(names, sp.Name.Name)
+				case *ast.ValueSpec:
+					for _, n := range sp.Names {
+						names = append(names, n.Name)
+					}
+				}
+			}
+		}
+	}
+	return names
+}

@@ -2,6 +2,8 @@ package gotest
 
 import (
 	"fmt"
+	"go/parser"
+	"go/token"
 	"strings"
 	"testing"
 
@@ -141,4 +143,34 @@ func TestIsTestFunc(t *testing.T) {
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, IsTestFunc(tt.name), tt.name)
 	}
+}
+
+// The names a file declares at package scope: functions but not methods,
+// and with all also types, variables and constants; never imports.
+func TestPackageScopeNames(t *testing.T) {
+	src := `package p_test
+
+import (
+	"testing"
+	alias "strings"
+)
+
+type fixture struct{}
+
+func (fixture) Method() {}
+
+var x, y = 1, alias.ToUpper
+
+const (
+	z = 3
+)
+
+func TestA(t *testing.T) {}
+
+func helper() {}
+`
+	f, err := parser.ParseFile(token.NewFileSet(), "a_test.go", src, parser.SkipObjectResolution)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"TestA", "helper"}, PackageScopeNames(f, false))
+	assert.Equal(t, []string{"fixture", "x", "y", "z", "TestA", "helper"}, PackageScopeNames(f, true))
 }
