@@ -91,15 +91,22 @@ func prepare(ctx context.Context, a *couple.Analysis, cfg Config) (*job, error) 
 // startExecutor builds the executor of the instrumented session and
 // starts it.
 func (j *job) startExecutor(ctx context.Context) error {
-	bin, err := harness.Build(ctx, j.sess, j.cluster, harness.BuildOptions{Tags: j.cfg.Tags, CacheDir: j.cfg.CacheDir})
-	if err != nil {
-		return err
-	}
 	// Workers run in an empty directory of the workspace: code under test
 	// that writes files relative to its working directory writes there.
 	cwd := filepath.Join(j.sess.WS.Dir, "cwd")
 	if err := os.MkdirAll(cwd, 0o755); err != nil {
 		return err
+	}
+	exe, err := harness.Build(ctx, j.sess, j.cluster, harness.BuildOptions{Tags: j.cfg.Tags, CacheDir: j.cfg.CacheDir, Dir: cwd, Exclude: []string{j.out}})
+	if err != nil {
+		return err
+	}
+	if j.cfg.Debug != nil {
+		if exe.Environment == harness.TestBinary {
+			fmt.Fprintf(j.cfg.Debug, "cling: the executor is the test binary of %s\n", j.a.Caller.Pkg.Path)
+		} else {
+			fmt.Fprintf(j.cfg.Debug, "cling: the executor is a plain program without the test files of %s: %s\n", j.a.Caller.Pkg.Path, exe.PlainReason)
+		}
 	}
 	// A run with an evaluation budget promises the same file for the same
 	// seed: its results must not depend on the machine's speed, so the
@@ -107,7 +114,7 @@ func (j *job) startExecutor(ctx context.Context) error {
 	// more. Under a time budget results vary anyway, and a test that runs
 	// far longer than the others is cut at the adaptive limit.
 	reproducible := j.cfg.Budget.MaxEvals > 0
-	j.x = harness.NewExecutor(bin, harness.Options{Workers: j.cfg.Workers, Timeout: j.cfg.Timeout, Reproducible: reproducible, Dir: cwd, Ops: len(j.cluster.Ops)})
+	j.x = harness.NewExecutor(exe, harness.Options{Workers: j.cfg.Workers, Timeout: j.cfg.Timeout, Reproducible: reproducible, Dir: cwd, Ops: len(j.cluster.Ops)})
 	return nil
 }
 

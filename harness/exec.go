@@ -41,8 +41,8 @@ type Options struct {
 	// one write and one read per test, instead of in batches; it exists to
 	// measure what batching saves.
 	CarefulResults bool
-	// Dir is the working directory of the workers: the caller package's
-	// directory, as for its tests.
+	// Dir is the working directory of the workers: a copy of the caller
+	// package's directory, where its tests run.
 	Dir string
 	// Ops is the number of operations the executor was built with; tests
 	// using others are refused (0: unchecked).
@@ -57,7 +57,7 @@ type Options struct {
 // worker, up to maxSpares: on code that crashes often, workers die faster
 // than a process starts.
 type Executor struct {
-	bin     string
+	exe     *Executable
 	opts    Options
 	workers []*worker
 	// times are the run times and CPU times of the tests that ended, from
@@ -109,10 +109,15 @@ type Stats struct {
 	// RoundTrips counts the requests sent to workers: each carries a batch
 	// of tests, whose results come back in a few writes.
 	RoundTrips int `json:"roundTrips"`
+	// Environment is what the executor was built as, and PlainReason why
+	// it is not the caller's test binary (see Executable).
+	Environment Environment `json:"environment"`
+	PlainReason string      `json:"plainReason,omitempty"`
 }
 
-// NewExecutor prepares an executor; workers start on first use.
-func NewExecutor(bin string, opts Options) *Executor {
+// NewExecutor prepares an executor of a built executable; workers start
+// on first use.
+func NewExecutor(exe *Executable, opts Options) *Executor {
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.NumCPU()
 	}
@@ -122,7 +127,8 @@ func NewExecutor(bin string, opts Options) *Executor {
 	if opts.CutFloor <= 0 {
 		opts.CutFloor = defaultCutFloor
 	}
-	x := &Executor{bin: bin, opts: opts, wantSpares: min(opts.Workers, maxSpares)}
+	x := &Executor{exe: exe, opts: opts, wantSpares: min(opts.Workers, maxSpares)}
+	x.stats.Environment, x.stats.PlainReason = exe.Environment, exe.PlainReason
 	for i := 0; i < opts.Workers; i++ {
 		x.workers = append(x.workers, &worker{x: x, sinceCrash: carefulSpan})
 	}
@@ -419,7 +425,7 @@ func (x *Executor) spawn() (*process, error) {
 		files = append(files, r, w)
 	}
 	reqR, reqW, resR, resW := files[0], files[1], files[2], files[3]
-	cmd := exec.Command(x.bin)
+	cmd := exec.Command(x.exe.Path, x.exe.Args...)
 	cmd.Dir = x.opts.Dir
 	cmd.ExtraFiles = []*os.File{reqR, resW}
 	// The runtime writes the report of a fatal error to the standard
@@ -428,7 +434,7 @@ func (x *Executor) spawn() (*process, error) {
 	cmd.Stderr = report
 	cmd.WaitDelay = time.Second
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Env = append(append(os.Environ(), "GOTRACEBACK=none"), x.opts.Env...)
+	cmd.Env = append(append(append(os.Environ(), "GOTRACEBACK=none"), x.exe.Env...), x.opts.Env...)
 	if err := cmd.Start(); err != nil {
 		closeAll()
 		return nil, fmt.Errorf("starting the executor: %w", err)
@@ -466,6 +472,28 @@ func (p *process) greet() error {
 		return fmt.Errorf("%w: no greeting from %s", errWorkerStart, p.cmd.Path)
 	}
 	return nil
+}
+
+// startFailure starts one process of exe in dir and says why it did not
+// greet ("" when it did): how it ended, or that it stayed silent.
+func startFailure(exe *Executable, dir string) string {
+	x := NewExecutor(exe, Options{Workers: 1, Dir: dir})
+	p, err := x.spawn()
+	if err != nil {
+		return err.Error()
+	}
+	if p.greet() == nil {
+		p.kill()
+		return ""
+	}
+	// greet killed the process: it ended by itself or stayed silent.
+	switch st := p.cmd.ProcessState; {
+	case p.crash != "":
+		return p.crash
+	case st != nil && st.Exited():
+		return st.String()
+	}
+	return fmt.Sprintf("no greeting within %s", startTimeout)
 }
 
 // kill kills the process group and waits for the process; it returns the

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"go/types"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +15,7 @@ import (
 	"github.com/cling-go/cling/couple"
 	"github.com/cling-go/cling/harness"
 	"github.com/cling-go/cling/internal/fixture"
+	"github.com/cling-go/cling/internal/fstree"
 	"github.com/cling-go/cling/probe"
 	"github.com/cling-go/cling/testcase"
 	"github.com/stretchr/testify/assert"
@@ -22,7 +25,7 @@ import (
 type env struct {
 	a   *couple.Analysis
 	c   *testcase.Cluster
-	bin string
+	exe *harness.Executable
 }
 
 // setup analyses a fixture pair and builds its executor.
@@ -35,13 +38,13 @@ func setup(t *testing.T, fix, caller, callee string) env {
 	require.NoError(t, err)
 	t.Cleanup(func() { sess.Close() })
 	c := testcase.NewCluster(a, 4)
-	bin, err := harness.Build(context.Background(), sess, c, harness.BuildOptions{CacheDir: t.TempDir()})
+	exe, err := harness.Build(context.Background(), sess, c, harness.BuildOptions{CacheDir: t.TempDir()})
 	require.NoError(t, err)
-	return env{a, c, bin}
+	return env{a, c, exe}
 }
 
 func (v env) executor(t *testing.T, workers int, timeout time.Duration, extraEnv ...string) *harness.Executor {
-	x := harness.NewExecutor(v.bin, harness.Options{Workers: workers, Timeout: timeout, Reproducible: true, Dir: t.TempDir(), Ops: len(v.c.Ops), Env: extraEnv})
+	x := harness.NewExecutor(v.exe, harness.Options{Workers: workers, Timeout: timeout, Reproducible: true, Dir: t.TempDir(), Ops: len(v.c.Ops), Env: extraEnv})
 	t.Cleanup(x.Close)
 	return x
 }
@@ -154,12 +157,12 @@ func TestSurvivesMisbehaviour(t *testing.T) {
 
 func TestNoProcessesLeftBehind(t *testing.T) {
 	v := setup(t, "nasty", "./caller", "./callee")
-	x := harness.NewExecutor(v.bin, harness.Options{Workers: 2, Timeout: 300 * time.Millisecond, Dir: t.TempDir(), Ops: len(v.c.Ops)})
+	x := harness.NewExecutor(v.exe, harness.Options{Workers: 2, Timeout: 300 * time.Millisecond, Dir: t.TempDir(), Ops: len(v.c.Ops)})
 	tests := []*testcase.Test{doTest(t, v.c, "loop", 3), doTest(t, v.c, "leak", 10), doTest(t, v.c, "panic", 1), doTest(t, v.c, "loop", 3)}
 	_, err := x.Run(context.Background(), tests, false)
 	require.NoError(t, err)
 	x.Close()
-	out, _ := exec.Command("pgrep", "-f", v.bin).Output()
+	out, _ := exec.Command("pgrep", "-f", v.exe.Path).Output()
 	assert.Empty(t, strings.TrimSpace(string(out)), "executor processes still running")
 }
 
@@ -309,7 +312,7 @@ func hostileTest(t *testing.T, c *testcase.Cluster, mode, n int64) *testcase.Tes
 // that is not a hang.
 func TestHostileOutcomes(t *testing.T) {
 	v := setup(t, "hostile", "./caller", "./callee")
-	x := harness.NewExecutor(v.bin, harness.Options{Workers: 1, Timeout: 10 * time.Second, CutFloor: 200 * time.Millisecond, Dir: t.TempDir(), Ops: len(v.c.Ops)})
+	x := harness.NewExecutor(v.exe, harness.Options{Workers: 1, Timeout: 10 * time.Second, CutFloor: 200 * time.Millisecond, Dir: t.TempDir(), Ops: len(v.c.Ops)})
 	t.Cleanup(x.Close)
 	cases := []struct {
 		mode    int64
@@ -375,7 +378,7 @@ func TestHostileOutcomes(t *testing.T) {
 // goes on.
 func TestHostileRace(t *testing.T) {
 	v := setup(t, "hostile", "./caller", "./callee")
-	x := harness.NewExecutor(v.bin, harness.Options{Workers: 1, Timeout: 10 * time.Second, Dir: t.TempDir(), Ops: len(v.c.Ops)})
+	x := harness.NewExecutor(v.exe, harness.Options{Workers: 1, Timeout: 10 * time.Second, Dir: t.TempDir(), Ops: len(v.c.Ops)})
 	t.Cleanup(x.Close)
 	res, err := x.Explore(context.Background(), []*testcase.Test{hostileTest(t, v.c, 7, 5), hostileTest(t, v.c, 0, 5)})
 	require.NoError(t, err)
@@ -391,7 +394,7 @@ func TestHostileRace(t *testing.T) {
 // on the machine's speed. A test blocked for ever is known at once.
 func TestReproducibleNeverCuts(t *testing.T) {
 	v := setup(t, "hostile", "./caller", "./callee")
-	x := harness.NewExecutor(v.bin, harness.Options{Workers: 1, Timeout: 300 * time.Millisecond, CutFloor: time.Millisecond, Reproducible: true, Dir: t.TempDir(), Ops: len(v.c.Ops)})
+	x := harness.NewExecutor(v.exe, harness.Options{Workers: 1, Timeout: 300 * time.Millisecond, CutFloor: time.Millisecond, Reproducible: true, Dir: t.TempDir(), Ops: len(v.c.Ops)})
 	t.Cleanup(x.Close)
 	res, err := x.Explore(context.Background(), []*testcase.Test{hostileTest(t, v.c, 4, 5), hostileTest(t, v.c, 5, 5), hostileTest(t, v.c, 0, 5)})
 	require.NoError(t, err)
@@ -406,7 +409,7 @@ func TestReproducibleNeverCuts(t *testing.T) {
 // worker until there are too many of them: the worker then retires.
 func TestExitsAndHangsKeepTheWorker(t *testing.T) {
 	v := setup(t, "hostile", "./caller", "./callee")
-	x := harness.NewExecutor(v.bin, harness.Options{Workers: 1, Timeout: 10 * time.Second, Dir: t.TempDir(), Ops: len(v.c.Ops)})
+	x := harness.NewExecutor(v.exe, harness.Options{Workers: 1, Timeout: 10 * time.Second, Dir: t.TempDir(), Ops: len(v.c.Ops)})
 	t.Cleanup(x.Close)
 	var tests []*testcase.Test
 	for i := 0; i < 20; i++ {
@@ -436,7 +439,7 @@ func TestOneRoundTripPerChunk(t *testing.T) {
 		tests = append(tests, g.RandomTest())
 	}
 	for _, careful := range []bool{false, true} {
-		x := harness.NewExecutor(v.bin, harness.Options{Workers: 2, CarefulResults: careful, Dir: t.TempDir(), Ops: len(v.c.Ops)})
+		x := harness.NewExecutor(v.exe, harness.Options{Workers: 2, CarefulResults: careful, Dir: t.TempDir(), Ops: len(v.c.Ops)})
 		_, err := x.Run(context.Background(), tests, false)
 		require.NoError(t, err)
 		assert.Equal(t, 2, x.Stats().RoundTrips)
@@ -548,4 +551,81 @@ func TestFunctionLiteralsAndSentinels(t *testing.T) {
 	assert.Equal(t, []string{fmt.Sprintf("%d=", testcase.ObsNoError)}, after(res[0], 6))
 	assert.Equal(t, []string{fmt.Sprintf("%d=1", testcase.ObsLen)}, after(res[0], 7), "one message sent")
 	assert.Equal(t, []string{fmt.Sprintf("%d=true", testcase.ObsBool)}, after(res[1], 5), "errors.Is(err, ErrRetry), then the handler accepted it")
+}
+
+// The executor is the caller's test binary, so what the caller's test
+// files set up holds in its tests as under go test: in the procstate
+// fixture, describe's test file switches labels to the plain style. When
+// asked, the executor is a plain program, which sees the package without
+// its test files. Every build of the same inputs shares one cache entry; a
+// new test file makes another.
+func TestExecutorIsTheTestBinary(t *testing.T) {
+	dir := fixture.Copy(t, "procstate")
+	a, err := couple.LoadPair(ccfg.LoadConfig{Dir: dir}, "./describe", "./label")
+	require.NoError(t, err)
+	sess, err := probe.NewSession(a, probe.Search)
+	require.NoError(t, err)
+	t.Cleanup(func() { sess.Close() })
+	c := testcase.NewCluster(a, 4)
+	pkgDir := filepath.Join(t.TempDir(), "describe")
+	require.NoError(t, fstree.Copy(filepath.Join(dir, "describe"), pkgDir))
+	var describe *testcase.Op
+	for _, op := range c.API {
+		if op.Name == "describe.Describe" {
+			describe = op
+		}
+	}
+	require.NotNil(t, describe)
+	test := &testcase.Test{Stmts: []testcase.Stmt{
+		{Op: c.Producers(types.Typ[types.Int])[0], Value: int64(3)},
+		{Op: describe, Args: []testcase.Ref{{Stmt: 0}}},
+	}}
+	label := func(exe *harness.Executable) string {
+		x := harness.NewExecutor(exe, harness.Options{Workers: 1, Dir: pkgDir, Ops: len(c.Ops)})
+		defer x.Close()
+		res, err := x.Run(context.Background(), []*testcase.Test{test}, true)
+		require.NoError(t, err)
+		require.Equal(t, harness.Passed, res[0].Status, res[0].Message)
+		for _, o := range res[0].Outcome.Observations {
+			if o.Ref == (testcase.Ref{Stmt: 1}) && o.Path == "" {
+				return o.Text
+			}
+		}
+		t.Fatalf("no observation of the label: %+v", res[0].Outcome.Observations)
+		return ""
+	}
+	cache := t.TempDir()
+	cases := []struct {
+		name   string
+		opts   harness.BuildOptions
+		env    harness.Environment
+		reason string
+		label  string
+	}{
+		{"test binary", harness.BuildOptions{CacheDir: cache, Dir: pkgDir}, harness.TestBinary, "", "3"},
+		{"plain", harness.BuildOptions{CacheDir: cache, Plain: true}, harness.PlainMain, "", "#3"},
+	}
+	var entries []string
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			exe, err := harness.Build(context.Background(), sess, c, tc.opts)
+			require.NoError(t, err)
+			assert.Equal(t, tc.env, exe.Environment)
+			assert.Equal(t, tc.reason, exe.PlainReason)
+			assert.Equal(t, tc.label, label(exe))
+			entries = append(entries, filepath.Dir(exe.Path))
+		})
+	}
+	assert.Equal(t, []string{entries[0], entries[0]}, entries)
+
+	// An external test file that uses the names the executor's test file
+	// would: it takes others, and the new test file makes a new entry.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "describe", "names_test.go"), []byte(
+		"package describe_test\n\nimport \"testing\"\n\nvar clingexecutor = 1\n\nfunc TestClingExecutor(t *testing.T) { _ = clingexecutor }\n"), 0o644))
+	exe, err := harness.Build(context.Background(), sess, c, harness.BuildOptions{CacheDir: cache, Dir: pkgDir})
+	require.NoError(t, err)
+	assert.Equal(t, harness.TestBinary, exe.Environment, exe.PlainReason)
+	assert.Equal(t, []string{"-test.run=^TestClingExecutor1$", "-test.count=1", "-test.timeout=0"}, exe.Args)
+	assert.NotEqual(t, entries[0], filepath.Dir(exe.Path))
+	assert.Equal(t, "3", label(exe))
 }

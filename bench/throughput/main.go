@@ -3,12 +3,14 @@
 // what sending results in batches saves over one write per result, the
 // rate on the hostile fixture (a callee that panics, exits, loops, blocks,
 // overflows its stack and races) against the clean one as the search
-// runs them, and, as the speed of light for in-process execution, the
-// executions per second of go test -fuzz on a fuzz target that calls the
-// same entry function. It prints a markdown table. With -outcomes it also
-// prints what a hostile test of each outcome (passed, panicked, exited,
-// cut, timed out, each kind of crash) costs in wall and CPU time, which
-// shows where the hostile rate goes.
+// runs them, the executor as the caller's test binary (what cling
+// uses) against the plain main program without the caller's test files
+// (its fallback), and, as the speed of light for in-process execution,
+// the executions per second of go test -fuzz on a fuzz target that calls
+// the same entry function. It prints a markdown table. With -outcomes it
+// also prints what a hostile test of each outcome (passed, panicked,
+// exited, cut, timed out, each kind of crash) costs in wall and CPU time,
+// which shows where the hostile rate goes.
 //
 //	go run ./bench/throughput [-tests 20000] [-hostile 3000] [-reps 5] [-fuzztime 10s] [-outcomes]
 package main
@@ -69,7 +71,8 @@ func FuzzDriveToHome(f *testing.F) {
 // most 10 calls, as the search makes them.
 type pair struct {
 	c     *testcase.Cluster
-	bin   string
+	exe   *harness.Executable
+	plain *harness.Executable
 	dir   string
 	tests []*testcase.Test
 	calls int
@@ -90,14 +93,21 @@ func setup(ctx context.Context, tmp, fix, caller, callee string, n int) (*pair, 
 	}
 	defer sess.Close()
 	c := testcase.NewCluster(a, 4)
-	bin, err := harness.Build(ctx, sess, c, harness.BuildOptions{CacheDir: filepath.Join(tmp, "cache")})
+	exe, err := harness.Build(ctx, sess, c, harness.BuildOptions{CacheDir: filepath.Join(tmp, "cache"), Dir: tmp})
+	if err != nil {
+		return nil, err
+	}
+	if exe.Environment != harness.TestBinary {
+		return nil, fmt.Errorf("the executor of %s is not its test binary: %s", caller, exe.PlainReason)
+	}
+	plain, err := harness.Build(ctx, sess, c, harness.BuildOptions{CacheDir: filepath.Join(tmp, "cache"), Plain: true})
 	if err != nil {
 		return nil, err
 	}
 	cfg := testcase.DefaultConfig()
 	cfg.MaxCalls = 10
 	g := testcase.NewGenerator(c, cfg, 1)
-	p := &pair{c: c, bin: bin, dir: dir, tests: make([]*testcase.Test, n)}
+	p := &pair{c: c, exe: exe, plain: plain, dir: dir, tests: make([]*testcase.Test, n)}
 	for i := range p.tests {
 		p.tests[i] = g.RandomTest()
 		p.calls += p.tests[i].Calls()
@@ -110,11 +120,16 @@ func setup(ctx context.Context, tmp, fix, caller, callee string, n int) (*pair, 
 // executor counters of the last. explore runs them as the search does
 // (adaptive cuts); otherwise with Run.
 func (p *pair) rate(ctx context.Context, reps int, opts harness.Options, explore bool) (float64, harness.Stats, error) {
+	return p.rateOf(ctx, p.exe, reps, opts, explore)
+}
+
+// rateOf is rate with the given executable.
+func (p *pair) rateOf(ctx context.Context, exe *harness.Executable, reps int, opts harness.Options, explore bool) (float64, harness.Stats, error) {
 	var rates []float64
 	var stats harness.Stats
 	for r := 0; r < reps; r++ {
 		opts.Timeout, opts.Dir, opts.Ops = time.Second, filepath.Dir(p.dir), len(p.c.Ops)
-		x := harness.NewExecutor(p.bin, opts)
+		x := harness.NewExecutor(exe, opts)
 		// Start the workers (and the spare) on clean tests of the pair.
 		if _, err := x.Run(ctx, p.tests[:opts.Workers], false); err != nil {
 			return 0, stats, err
@@ -158,6 +173,20 @@ func run(nTests, nHostile, reps int, fuzzTime time.Duration, outcomes bool) erro
 	if err != nil {
 		return err
 	}
+	// The test binary and the plain program, one repetition of each in
+	// turn, so that both see the same load.
+	var asTest, asPlain []float64
+	for r := 0; r < reps; r++ {
+		t, _, err := clean.rate(ctx, 1, harness.Options{Workers: 1}, false)
+		if err != nil {
+			return err
+		}
+		p, _, err := clean.rateOf(ctx, clean.plain, 1, harness.Options{Workers: 1}, false)
+		if err != nil {
+			return err
+		}
+		asTest, asPlain = append(asTest, t), append(asPlain, p)
+	}
 	oneCareful, _, err := clean.rate(ctx, reps, harness.Options{Workers: 1, CarefulResults: true}, false)
 	if err != nil {
 		return err
@@ -189,6 +218,7 @@ func run(nTests, nHostile, reps int, fuzzTime time.Duration, outcomes bool) erro
 	fmt.Printf("| measure | executions/s | ratio |\n|---|---|---|\n")
 	fmt.Printf("| cling executor, 1 worker (personcar, tests of %.1f calls on average, at most 10) | %.0f | 1.00 |\n", float64(clean.calls)/float64(nTests), one)
 	fmt.Printf("| cling executor, 1 worker, one write per result | %.0f | batched results = %.2f × this |\n", oneCareful, one/oneCareful)
+	fmt.Printf("| cling executor, 1 worker, plain program (alternating with the test binary: %.0f) | %.0f | test binary = %.2f × this |\n", median(asTest), median(asPlain), median(asTest)/median(asPlain))
 	fmt.Printf("| cling executor, 2 workers | %.0f | %.2f × 1 worker |\n", two, two/one)
 	fmt.Printf("| go test -fuzz, same entry function (1 worker, -parallel=1) | %.0f | cling 1 worker = %.3f × fuzz |\n", fz, one/fz)
 	fmt.Printf("| search (Explore, 2 workers), personcar | %.0f | 1.00 |\n", cleanSearch)

@@ -23,7 +23,7 @@ import (
 func (p *pair) outcomeCosts(ctx context.Context) error {
 	opts := harness.Options{Workers: 2, Timeout: time.Second, Dir: filepath.Dir(p.dir), Ops: len(p.c.Ops)}
 	groups := map[string][]*testcase.Test{}
-	x := harness.NewExecutor(p.bin, opts)
+	x := harness.NewExecutor(p.exe, opts)
 	for lo := 0; lo < len(p.tests); lo += 64 {
 		batch := p.tests[lo:min(lo+64, len(p.tests))]
 		rs, err := x.Explore(ctx, batch)
@@ -54,7 +54,7 @@ func (p *pair) outcomeCosts(ctx context.Context) error {
 		return nil
 	}
 	_, kids0 := cpuTimes()
-	x = harness.NewExecutor(p.bin, opts)
+	x = harness.NewExecutor(p.exe, opts)
 	err := warmUp(x)
 	x.Close()
 	if err != nil {
@@ -65,7 +65,7 @@ func (p *pair) outcomeCosts(ctx context.Context) error {
 	fmt.Printf("\n| outcome (hostile, Explore, 2 workers) | tests | wall/test | cling CPU/test | workers' CPU/test | worker starts | handovers |\n|---|---|---|---|---|---|---|\n")
 	for _, k := range kinds {
 		ts := groups[k]
-		x := harness.NewExecutor(p.bin, opts)
+		x := harness.NewExecutor(p.exe, opts)
 		if err := warmUp(x); err != nil {
 			x.Close()
 			return err

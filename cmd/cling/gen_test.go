@@ -32,6 +32,10 @@ type genJSON struct {
 	Stats             struct {
 		Algorithm string `json:"algorithm"`
 	} `json:"stats"`
+	Executor struct {
+		Environment string `json:"environment"`
+		PlainReason string `json:"plainReason"`
+	} `json:"executor"`
 }
 
 type skippedJSON struct {
@@ -241,26 +245,27 @@ func TestGenWarnsAboutIgnoredFlags(t *testing.T) {
 	assert.NotContains(t, r.stderr, "warning", "onegoal is a genetic algorithm with a population")
 }
 
-// Values that depend on the process are not asserted, and values that
-// differ under go test lose their assertions, not their tests: in the
-// procstate fixture, the label of a big number carries a token drawn once
-// per process, and describe's own test file switches small labels to
-// another style, which the executor never sees. Both runs write the same
-// file, which keeps every test and passes.
+// Values that depend on the process are not asserted, and the executor
+// runs the tests where go test runs them: in the procstate fixture, the
+// label of a big number carries a token drawn once per process, and
+// describe's own test file switches small labels to the plain style. The
+// executor is describe's test binary, so it sees the plain style too: no
+// assertion is taken out. Both runs write the same file, which keeps every test and
+// passes.
 func TestGenProcessState(t *testing.T) {
 	var files []string
 	for _, workers := range []string{"2", "1"} {
 		dir := fixture.Copy(t, "procstate")
 		rep := genRun(t, dir, "--caller", "./describe", "--callee", "./label", "--max-evals", "300", "--seed", "1", "--workers", workers)
+		assert.Equal(t, "test", rep.Executor.Environment)
 		assert.Equal(t, 3, rep.Covered)
 		assert.Equal(t, 2, rep.Tests)
 		assert.Empty(t, rep.Dropped)
-		// The small label and its length, "#3" and 2 where go test sees
-		// "3" and 1.
-		assert.Equal(t, 2, rep.DroppedAssertions)
+		assert.Zero(t, rep.DroppedAssertions)
 		src := readFile(t, rep.TestFile)
 		assert.NotContains(t, src, "big-")
 		assert.Regexp(t, `_, n := describe.Describe\(\d+\)\n\tif n != 20 {`, src)
+		assert.Regexp(t, `s, n := describe.Describe\(\d\)\n\tif s != "\d" {`, src, "the plain style")
 		goTest(t, dir, "./describe")
 		files = append(files, src)
 	}

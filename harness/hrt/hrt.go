@@ -1,16 +1,17 @@
 //go:build go1.21
 
 // Package hrt is the interpreter that runs inside cling's executor: a
-// generated main package (see package harness) that links the
-// instrumented caller and callee, one stub per operation of the test
-// cluster, and this code. It reads batches of test cases from a pipe,
+// generated package (see package harness) that links the instrumented
+// caller and callee, one stub per operation of the test cluster, and this
+// code, and runs in the caller's test binary (or in a plain main
+// program). It reads batches of test cases from a pipe,
 // executes each in a fresh goroutine with the probes reset, under a
 // watchdog that ends the test (not the process) on a panic, an
 // intercepted exit, a hang or the adaptive limit, and writes back, per
 // test, how it ended, its trace, and on request the values it observed.
 //
-// cling copies this file into the executor's main package, so it must
-// stay free of imports outside the standard library.
+// cling copies this file into the executor package, so it must stay free
+// of imports outside the standard library.
 package hrt
 
 import (
@@ -65,7 +66,7 @@ func As[T any](v any) T {
 	return t
 }
 
-// Config is what the generated main passes to Serve.
+// Config is what the generated executor passes to Serve.
 type Config struct {
 	Ops []Op
 	// Reset clears the probes before a test; Trace appends the test's
@@ -206,6 +207,11 @@ type server struct {
 	// earlier tests (hangs, intercepted exits): the test's goroutine is
 	// the other one running testBody.
 	parked map[int]bool
+	// framework holds the IDs of the testing package's goroutines that
+	// wait for the executor's test function to end, in a test binary:
+	// they are blocked as long as the worker serves, and are not the
+	// tests'.
+	framework map[int]bool
 }
 
 // exitRequest is an exit of the code under test, or, with overflow, a
@@ -227,6 +233,7 @@ func newServer(cfg Config) *server {
 		testBody: runtime.FuncForPC(reflect.ValueOf(testBody).Pointer()).Name(),
 		parked:   map[int]bool{},
 	}
+	s.framework = s.frameworkGoroutines()
 	stopTimer(s.timer)
 	return s
 }
@@ -713,6 +720,31 @@ func (s *server) park(id int) {
 	current.Unlock()
 }
 
+// frameworkGoroutines returns the IDs of the goroutines, other than the
+// calling one, that wait in the testing package for a test to end.
+func (s *server) frameworkGoroutines() map[int]bool {
+	ids := map[int]bool{}
+	buf := make([]byte, 64<<10)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	for i, g := range strings.Split(string(buf), "\n\n") {
+		if i == 0 || !strings.Contains(g, "\ntesting.(*T).Run(") {
+			continue
+		}
+		header, _, _ := strings.Cut(g, " [")
+		if id, err := strconv.Atoi(strings.TrimPrefix(header, "goroutine ")); err == nil {
+			ids[id] = true
+		}
+	}
+	return ids
+}
+
 // goroutineID returns the ID of the calling goroutine, as dumps show it.
 func goroutineID() int {
 	var buf [64]byte
@@ -842,8 +874,8 @@ func (s *server) inspect() goroutineStates {
 		}
 		id, _ := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(header[:open], "goroutine")))
 		state, _, _ := strings.Cut(header[open+1:close], ",")
-		if i == 0 {
-			continue // the worker itself, taking the dump
+		if i == 0 || s.framework[id] {
+			continue // the worker itself, taking the dump, or the testing package
 		}
 		if !foreverStates[state] {
 			st.forever = false
