@@ -16,6 +16,7 @@ import (
 	"github.com/cling-go/cling/couple"
 	"github.com/cling-go/cling/emit"
 	"github.com/cling-go/cling/harness"
+	"github.com/cling-go/cling/internal/fstree"
 	"github.com/cling-go/cling/mosa"
 	"github.com/cling-go/cling/probe"
 	"github.com/cling-go/cling/testcase"
@@ -91,11 +92,13 @@ func prepare(ctx context.Context, a *couple.Analysis, cfg Config) (*job, error) 
 // startExecutor builds the executor of the instrumented session and
 // starts it.
 func (j *job) startExecutor(ctx context.Context) error {
-	// Workers run in an empty directory of the workspace: code under test
-	// that writes files relative to its working directory writes there.
+	// Workers run in a copy of the caller's package directory (its files
+	// and testdata), as the written tests do under verification: code
+	// that reads files relative to its working directory finds them, and
+	// code that writes there writes into the copy.
 	cwd := filepath.Join(j.sess.WS.Dir, "cwd")
-	if err := os.MkdirAll(cwd, 0o755); err != nil {
-		return err
+	if err := fstree.CopyPackage(j.a.Caller.Pkg.Dir, cwd); err != nil {
+		return fmt.Errorf("copying the package directory for the executor: %w", err)
 	}
 	exe, err := harness.Build(ctx, j.sess, j.cluster, harness.BuildOptions{Tags: j.cfg.Tags, CacheDir: j.cfg.CacheDir, Dir: cwd, Exclude: []string{j.out}})
 	if err != nil {

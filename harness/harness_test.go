@@ -555,10 +555,12 @@ func TestFunctionLiteralsAndSentinels(t *testing.T) {
 
 // The executor is the caller's test binary, so what the caller's test
 // files set up holds in its tests as under go test: in the procstate
-// fixture, describe's test file switches labels to the plain style. When
-// asked, the executor is a plain program, which sees the package without
-// its test files. Every build of the same inputs shares one cache entry; a
-// new test file makes another.
+// fixture, describe's test file reads testdata/style and switches labels
+// to the plain style. The binary runs in the directory the options name;
+// where it does not start the executor there (without testdata, the init
+// of the test file panics), and when asked, the executor is a plain
+// program, which sees the package without its test files. Every build of
+// the same inputs shares one cache entry; a new test file makes another.
 func TestExecutorIsTheTestBinary(t *testing.T) {
 	dir := fixture.Copy(t, "procstate")
 	a, err := couple.LoadPair(ccfg.LoadConfig{Dir: dir}, "./describe", "./label")
@@ -603,6 +605,8 @@ func TestExecutorIsTheTestBinary(t *testing.T) {
 		label  string
 	}{
 		{"test binary", harness.BuildOptions{CacheDir: cache, Dir: pkgDir}, harness.TestBinary, "", "3"},
+		{"no testdata", harness.BuildOptions{CacheDir: cache, Dir: t.TempDir()}, harness.PlainMain,
+			"the test binary of example.com/procstate/describe did not start the executor (panic: open testdata/style: no such file or directory); does a TestMain not call m.Run?", "#3"},
 		{"plain", harness.BuildOptions{CacheDir: cache, Plain: true}, harness.PlainMain, "", "#3"},
 	}
 	var entries []string
@@ -616,7 +620,7 @@ func TestExecutorIsTheTestBinary(t *testing.T) {
 			entries = append(entries, filepath.Dir(exe.Path))
 		})
 	}
-	assert.Equal(t, []string{entries[0], entries[0]}, entries)
+	assert.Equal(t, []string{entries[0], entries[0], entries[0]}, entries)
 
 	// An external test file that uses the names the executor's test file
 	// would: it takes others, and the new test file makes a new entry.

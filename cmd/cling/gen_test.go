@@ -248,9 +248,10 @@ func TestGenWarnsAboutIgnoredFlags(t *testing.T) {
 // Values that depend on the process are not asserted, and the executor
 // runs the tests where go test runs them: in the procstate fixture, the
 // label of a big number carries a token drawn once per process, and
-// describe's own test file switches small labels to the plain style. The
-// executor is describe's test binary, so it sees the plain style too: no
-// assertion is taken out. Both runs write the same file, which keeps every test and
+// describe's own test file reads testdata/style and switches small labels
+// to the plain style. The executor is describe's test binary, run in a
+// copy of its directory, so it sees the plain style too: no assertion is
+// taken out. Both runs write the same file, which keeps every test and
 // passes.
 func TestGenProcessState(t *testing.T) {
 	var files []string

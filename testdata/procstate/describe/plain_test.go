@@ -1,6 +1,18 @@
 package describe
 
-import "example.com/procstate/label"
+import (
+	"os"
+	"strings"
 
-// The tests of this package read plain labels.
-func init() { label.Plain = true }
+	"example.com/procstate/label"
+)
+
+// The tests of this package read labels in the style testdata/style
+// names.
+func init() {
+	style, err := os.ReadFile("testdata/style")
+	if err != nil {
+		panic(err)
+	}
+	label.Plain = strings.TrimSpace(string(style)) == "plain"
+}
