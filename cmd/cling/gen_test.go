@@ -273,6 +273,44 @@ func TestGenProcessState(t *testing.T) {
 	assert.Equal(t, files[0], files[1])
 }
 
+// A test binary that does not start the executor leaves the plain one: in
+// the testmain fixture, the TestMain of orders skips the suite without a
+// database in ORDERS_DSN. The tests are generated all the same, and run
+// where the database is; with ORDERS_DSN set the executor is the test
+// binary, and the file is the same (the fixture's test files change
+// nothing the tests see).
+func TestGenTestMainFallback(t *testing.T) {
+	dir := fixture.Copy(t, "testmain")
+	args := []string{"gen", "--json", "--caller", "./orders", "--callee", "./tax", "--max-evals", "300", "--seed", "1"}
+	r := runClingEnv(t, dir, []string{"ORDERS_DSN="}, args...)
+	require.Equal(t, 0, r.code, r.stderr)
+	var rep genJSON
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep), r.stdout)
+	assert.Equal(t, "plain", rep.Executor.Environment)
+	assert.Equal(t, "the test binary of example.com/testmain/orders did not start the executor (exit status 0); does a TestMain not call m.Run?", rep.Executor.PlainReason)
+	assert.Equal(t, 4, rep.CoupledBranches)
+	assert.Equal(t, 4, rep.Covered)
+	assert.Zero(t, rep.DroppedAssertions)
+	plain := readFile(t, rep.TestFile)
+
+	cmd := exec.Command("go", "test", "-count=1", "-v", "./orders")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "ORDERS_DSN=test")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Equal(t, rep.Tests+1, strings.Count(string(out), "--- PASS: Test"), "%s", out)
+
+	// The written file would seed the next search with its literals.
+	require.NoError(t, os.Remove(rep.TestFile))
+	r = runClingEnv(t, dir, []string{"ORDERS_DSN=test"}, args...)
+	require.Equal(t, 0, r.code, r.stderr)
+	var withDB genJSON
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &withDB), r.stdout)
+	assert.Equal(t, "test", withDB.Executor.Environment)
+	assert.Empty(t, withDB.Executor.PlainReason)
+	assert.Equal(t, plain, readFile(t, withDB.TestFile))
+}
+
 func TestGenBadInput(t *testing.T) {
 	dir := fixture.Copy(t, "personcar")
 	foreign := filepath.Join(dir, "person", "cling_car_test.go")
