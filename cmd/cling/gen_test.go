@@ -281,6 +281,7 @@ func TestGenProcessState(t *testing.T) {
 // nothing the tests see).
 func TestGenTestMainFallback(t *testing.T) {
 	dir := fixture.Copy(t, "testmain")
+	before := fixture.Snapshot(t, dir)
 	args := []string{"gen", "--json", "--caller", "./orders", "--callee", "./tax", "--max-evals", "300", "--seed", "1"}
 	r := runClingEnv(t, dir, []string{"ORDERS_DSN="}, args...)
 	require.Equal(t, 0, r.code, r.stderr)
@@ -291,6 +292,7 @@ func TestGenTestMainFallback(t *testing.T) {
 	assert.Equal(t, 4, rep.CoupledBranches)
 	assert.Equal(t, 4, rep.Covered)
 	assert.Zero(t, rep.DroppedAssertions)
+	assert.Equal(t, []string{"orders/cling_tax_test.go"}, fstree.Diff(before, fixture.Snapshot(t, dir)), "gen wrote only its file")
 	plain := readFile(t, rep.TestFile)
 
 	cmd := exec.Command("go", "test", "-count=1", "-v", "./orders")
@@ -300,8 +302,8 @@ func TestGenTestMainFallback(t *testing.T) {
 	require.NoError(t, err, "%s", out)
 	assert.Equal(t, rep.Tests+1, strings.Count(string(out), "--- PASS: Test"), "%s", out)
 
-	// The written file would seed the next search with its literals.
-	require.NoError(t, os.Remove(rep.TestFile))
+	// A rerun over the written file, which the executor is built
+	// without.
 	r = runClingEnv(t, dir, []string{"ORDERS_DSN=test"}, args...)
 	require.Equal(t, 0, r.code, r.stderr)
 	var withDB genJSON
@@ -309,6 +311,7 @@ func TestGenTestMainFallback(t *testing.T) {
 	assert.Equal(t, "test", withDB.Executor.Environment)
 	assert.Empty(t, withDB.Executor.PlainReason)
 	assert.Equal(t, plain, readFile(t, withDB.TestFile))
+	assert.Equal(t, []string{"orders/cling_tax_test.go"}, fstree.Diff(before, fixture.Snapshot(t, dir)), "gen wrote only its file")
 }
 
 func TestGenBadInput(t *testing.T) {
