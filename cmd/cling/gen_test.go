@@ -314,6 +314,31 @@ func TestGenTestMainFallback(t *testing.T) {
 	assert.Equal(t, []string{"orders/cling_tax_test.go"}, fstree.Diff(before, fixture.Snapshot(t, dir)), "gen wrote only its file")
 }
 
+// The executor runs the tests where go test runs them: in the testenv
+// fixture, greet's TestMain calls a helper of its test files that sets
+// the catalog's language from testdata/lang (French). The executor is
+// greet's test binary, run in a copy of greet's directory, so a greeting
+// in the catalog's language is asserted as go test sees it, and no
+// assertion is taken out. (A plain executor greets in English, and
+// verification takes that assertion out.)
+func TestGenTestEnvironment(t *testing.T) {
+	dir := fixture.Copy(t, "testenv")
+	before := fixture.Snapshot(t, dir)
+	rep := genRun(t, dir, "--caller", "./greet", "--callee", "./catalog", "--max-evals", "300", "--seed", "1")
+	assert.Equal(t, "test", rep.Executor.Environment)
+	assert.Empty(t, rep.Executor.PlainReason)
+	assert.Equal(t, 6, rep.CoupledBranches)
+	assert.Equal(t, 6, rep.Covered)
+	assert.Equal(t, 4, rep.Tests)
+	assert.Empty(t, rep.Dropped)
+	assert.Zero(t, rep.DroppedAssertions)
+	assert.Equal(t, []string{"greet/cling_catalog_test.go"}, fstree.Diff(before, fixture.Snapshot(t, dir)), "gen wrote only its file")
+	src := readFile(t, rep.TestFile)
+	assert.Contains(t, src, "s := greet.Greet(\"n\", \"\")\n\tif s != \"bonjour, n\" {")
+	assert.NotContains(t, src, "hello, n")
+	goTest(t, dir, "./greet")
+}
+
 func TestGenBadInput(t *testing.T) {
 	dir := fixture.Copy(t, "personcar")
 	foreign := filepath.Join(dir, "person", "cling_car_test.go")

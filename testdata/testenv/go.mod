@@ -1,0 +1,3 @@
+module example.com/testenv
+
+go 1.22
