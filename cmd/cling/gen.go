@@ -17,6 +17,7 @@ import (
 	"github.com/cling-go/cling/couple"
 	"github.com/cling-go/cling/fitness"
 	"github.com/cling-go/cling/gen"
+	"github.com/cling-go/cling/harness"
 	"github.com/cling-go/cling/mosa"
 	"github.com/urfave/cli/v2"
 )
@@ -241,6 +242,9 @@ func writeGenText(w io.Writer, a *couple.Analysis, rep *gen.Report) {
 	fmt.Fprintf(w, "coupled branches covered: %d of %d (%s) by the file, %d (%s) by the search's archive; %s search in %.1fs, %d executions\n",
 		rep.Covered, rep.CoupledBranches, percent(rep.Covered, rep.CoupledBranches),
 		rep.Stats.Covered, percent(rep.Stats.Covered, rep.CoupledBranches), rep.Stats.Algorithm, rep.SearchSeconds, rep.Executions)
+	if rep.Executor.Environment == harness.PlainMain {
+		fmt.Fprintf(w, "the search ran its tests in a plain executor, without the test files of %s: %s\n", a.Caller.Pkg.Path, rep.Executor.PlainReason)
+	}
 	if len(rep.Dropped) > 0 {
 		fmt.Fprintf(w, "dropped %d tests that did not pass every verification run: %s\n", len(rep.Dropped), strings.Join(rep.Dropped, ", "))
 	}

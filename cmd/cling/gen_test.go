@@ -9,6 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cling-go/cling/ccfg"
+	"github.com/cling-go/cling/couple"
+	"github.com/cling-go/cling/gen"
+	"github.com/cling-go/cling/harness"
 	"github.com/cling-go/cling/internal/fixture"
 	"github.com/cling-go/cling/internal/fstree"
 	"github.com/cling-go/cling/mosa"
@@ -312,6 +316,28 @@ func TestGenTestMainFallback(t *testing.T) {
 	assert.Empty(t, withDB.Executor.PlainReason)
 	assert.Equal(t, plain, readFile(t, withDB.TestFile))
 	assert.Equal(t, []string{"orders/cling_tax_test.go"}, fstree.Diff(before, fixture.Snapshot(t, dir)), "gen wrote only its file")
+}
+
+// gen's summary says when the search ran in a plain executor, and why.
+func TestGenTextExecutor(t *testing.T) {
+	a := &couple.Analysis{Prog: &ccfg.Program{Dir: "/m"}, Caller: &ccfg.CCFG{Pkg: &ccfg.Package{Path: "example.com/m/orders", Name: "orders"}}}
+	const summary = "wrote orders/cling_tax_test.go: 4 tests (assertions: testing)\n" +
+		"coupled branches covered: 4 of 4 (100.0%) by the file, 4 (100.0%) by the search's archive; mosa search in 1.0s, 300 executions\n"
+	for _, tc := range []struct {
+		executor harness.Stats
+		want     string
+	}{
+		{harness.Stats{Environment: harness.TestBinary}, summary},
+		{harness.Stats{Environment: harness.PlainMain, PlainReason: "the test binary of example.com/m/orders did not start the executor (exit status 0); does a TestMain not call m.Run?"},
+			summary + "the search ran its tests in a plain executor, without the test files of example.com/m/orders: " +
+				"the test binary of example.com/m/orders did not start the executor (exit status 0); does a TestMain not call m.Run?\n"},
+	} {
+		rep := &gen.Report{TestFile: "/m/orders/cling_tax_test.go", Tests: 4, Assertions: "testing", Covered: 4, CoupledBranches: 4,
+			SearchSeconds: 1, Executions: 300, Stats: mosa.Stats{Algorithm: "mosa", Covered: 4}, Executor: tc.executor}
+		var b strings.Builder
+		writeGenText(&b, a, rep)
+		assert.Equal(t, tc.want, b.String())
+	}
 }
 
 // The executor runs the tests where go test runs them: in the testenv
