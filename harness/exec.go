@@ -482,14 +482,15 @@ func startFailure(exe *Executable, dir string) string {
 	if err != nil {
 		return err.Error()
 	}
-	if p.greet() == nil {
-		p.kill()
+	<-p.ready
+	crash := p.kill()
+	if p.greetErr == nil {
 		return ""
 	}
-	// greet killed the process: it ended by itself or stayed silent.
+	// The process ended by itself, or stayed silent until it was killed.
 	switch st := p.cmd.ProcessState; {
-	case p.crash != "":
-		return p.crash
+	case crash != "":
+		return crash
 	case st != nil && st.Exited():
 		return st.String()
 	}
