@@ -1,0 +1,118 @@
+// Package catalog keeps the items of a shop and their tags on top of
+// package store.
+package catalog
+
+import (
+	"errors"
+	"strings"
+
+	"example.com/faults/store"
+)
+
+// Catalog holds recent items, tag counts and an event counter.
+type Catalog struct {
+	Name   string
+	recent *store.Ring
+	tags   *store.Index
+	events store.Counter
+}
+
+// New returns an empty catalog that keeps up to size recent items.
+func New(name string, size int) *Catalog {
+	return &Catalog{Name: name, recent: store.NewRing(size), tags: store.NewIndex()}
+}
+
+// Add adds an item with its tags, separated by commas.
+func (c *Catalog) Add(item, tags string) error {
+	if item == "" {
+		return errors.New("catalog: empty item")
+	}
+	c.recent.Add(item)
+	for _, t := range strings.Split(tags, ",") {
+		if t != "" {
+			c.tags.Add(t)
+		}
+	}
+	return nil
+}
+
+// Recent returns the k-th most recent item (1 is the newest).
+func (c *Catalog) Recent(k int) (string, error) {
+	if k < 0 || k > c.recent.Len() {
+		return "", errors.New("catalog: no such item")
+	}
+	return c.recent.Get(c.recent.Len() - k)
+}
+
+// Pick returns the i-th item, oldest first.
+func (c *Catalog) Pick(i int) (string, error) {
+	if i > c.recent.Len() {
+		return "", errors.New("catalog: no such item")
+	}
+	return c.recent.Get(i)
+}
+
+// Feature marks a tag as featured: it counts twice.
+func (c *Catalog) Feature(tag string) int {
+	if tag == "" {
+		return 0
+	}
+	return c.tags.Bump(tag)
+}
+
+// Popularity is how often tag was used.
+func (c *Catalog) Popularity(tag string) int {
+	return c.tags.Count(tag)
+}
+
+// Difficulty rates a number by the steps of its Collatz sequence;
+// negative numbers rate 0.
+func Difficulty(n int) int {
+	if n < 0 {
+		return 0
+	}
+	if s := store.Steps(n); s > 20 {
+		return 2
+	} else if s > 5 {
+		return 1
+	}
+	return 0
+}
+
+// Announce publishes the number of recent items plus extra.
+func (c *Catalog) Announce(extra int) int {
+	if extra < 0 {
+		return -1
+	}
+	return store.Publish(c.recent.Len() + extra)
+}
+
+// Recount counts k batches of events.
+func (c *Catalog) Recount(k int) int {
+	if k <= 0 {
+		return 0
+	}
+	return c.events.Recount(k)
+}
+
+// Restock adds the quantity written in s to the count of item; s must be
+// a number from 0 to 999, or Restock panics.
+func (c *Catalog) Restock(item, s string) int {
+	q := store.MustQuantity(s)
+	for i := 0; i < q && i < 3; i++ {
+		c.recent.Add(item)
+	}
+	return c.recent.Len()
+}
+
+// Merge adds the recent items of other to c.
+func (c *Catalog) Merge(other *Catalog) int {
+	n := other.recent.Len()
+	for i := 0; i < n; i++ {
+		item, err := other.recent.Get(i)
+		if err == nil {
+			c.recent.Add(item)
+		}
+	}
+	return n
+}
