@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/cling-go/cling/harness/hrt"
 	"github.com/cling-go/cling/testcase"
 )
 
@@ -398,9 +399,9 @@ type process struct {
 	req *os.File
 	res *os.File
 	rd  *bufio.Reader
-	// crash is the first line of the report of a fatal error, once the
-	// process has ended; ended is closed then.
-	crash string
+	// crash is what the report of a fatal error says, once the process
+	// has ended; ended is closed then.
+	crash crash
 	ended chan struct{}
 	// ready is closed once the process greeted, or failed to (greetErr).
 	ready    chan struct{}
@@ -429,12 +430,13 @@ func (x *Executor) spawn() (*process, error) {
 	cmd.Dir = x.opts.Dir
 	cmd.ExtraFiles = []*os.File{reqR, resW}
 	// The runtime writes the report of a fatal error to the standard
-	// error, whose end tells what happened.
+	// error, whose end tells what happened; the traceback of the
+	// goroutine that crashed tells where.
 	report := &crashReport{}
 	cmd.Stderr = report
 	cmd.WaitDelay = time.Second
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Env = append(append(append(os.Environ(), "GOTRACEBACK=none"), x.exe.Env...), x.opts.Env...)
+	cmd.Env = append(append(append(os.Environ(), "GOTRACEBACK=single"), x.exe.Env...), x.opts.Env...)
 	if err := cmd.Start(); err != nil {
 		closeAll()
 		return nil, fmt.Errorf("starting the executor: %w", err)
@@ -444,7 +446,7 @@ func (x *Executor) spawn() (*process, error) {
 	p := &process{cmd: cmd, req: reqW, res: resR, rd: bufio.NewReaderSize(resR, 1<<16), ended: make(chan struct{}), ready: make(chan struct{})}
 	go func() {
 		cmd.Wait()
-		p.crash = report.Line()
+		p.crash = report.crash()
 		close(p.ended)
 	}()
 	go func() {
@@ -489,17 +491,17 @@ func startFailure(exe *Executable, dir string) string {
 	}
 	// The process ended by itself, or stayed silent until it was killed.
 	switch st := p.cmd.ProcessState; {
-	case crash != "":
-		return crash
+	case crash.line != "":
+		return crash.line
 	case st != nil && st.Exited():
 		return st.String()
 	}
 	return fmt.Sprintf("no greeting within %s", startTimeout)
 }
 
-// kill kills the process group and waits for the process; it returns the
-// first line of a fatal error's report, if the process crashed.
-func (p *process) kill() string {
+// kill kills the process group and waits for the process; it returns what
+// the report of a fatal error says, if the process crashed.
+func (p *process) kill() crash {
 	syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
 	p.req.Close()
 	p.res.Close()
@@ -507,15 +509,26 @@ func (p *process) kill() string {
 	return p.crash
 }
 
+// crash is what the report of a fatal error says: its line ("fatal
+// error: concurrent map writes", "panic: ...") and the stack of the
+// goroutine that crashed (as Result.Stack).
+type crash struct {
+	line, stack string
+}
+
 // crashReport watches what a process writes to its standard error for
-// the line of a fatal error's report that says what happened ("fatal
-// error: concurrent map writes", "panic: ..."); the runtime prints it
-// first, before a trace of any length.
+// the line of a fatal error's report that says what happened; the runtime
+// prints it first, then the traceback of the goroutine, of which the
+// report keeps maxTraceLines lines.
 type crashReport struct {
 	mu      sync.Mutex
 	partial []byte
 	line    string
+	trace   []string
 }
+
+// maxTraceLines bounds the traceback a crash report keeps.
+const maxTraceLines = 400
 
 func (c *crashReport) Write(b []byte) (int, error) {
 	c.mu.Lock()
@@ -526,10 +539,13 @@ func (c *crashReport) Write(b []byte) (int, error) {
 		if nl < 0 {
 			break
 		}
-		line := string(bytes.TrimSpace(c.partial[:nl]))
+		raw := string(bytes.TrimRight(c.partial[:nl], " \r"))
+		line := strings.TrimSpace(raw)
 		c.partial = c.partial[nl+1:]
 		if strings.HasPrefix(line, "fatal error:") || strings.HasPrefix(line, "panic:") {
-			c.line = line
+			c.line, c.trace = line, c.trace[:0]
+		} else if c.line != "" && len(c.trace) < maxTraceLines {
+			c.trace = append(c.trace, raw)
 		}
 	}
 	if len(c.partial) > 4<<10 {
@@ -538,11 +554,11 @@ func (c *crashReport) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// Line returns the last report line seen.
-func (c *crashReport) Line() string {
+// crash returns the last report seen.
+func (c *crashReport) crash() crash {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.line
+	return crash{line: c.line, stack: hrt.StackOfTrace(strings.Join(c.trace, "\n"))}
 }
 
 // worker is one slot of the executor: a process, replaced when it dies
@@ -564,14 +580,14 @@ type worker struct {
 const carefulSpan = 64
 
 // drop gives up the worker's process, killing it (in the background, for a
-// process that retires by itself), and returns the first line of its
-// crash report.
-func (w *worker) drop(background bool) string {
+// process that retires by itself), and returns what its crash report
+// says.
+func (w *worker) drop(background bool) crash {
 	p := w.p
 	w.p, w.lost = nil, true
 	if background {
 		go p.kill()
-		return ""
+		return crash{}
 	}
 	return p.kill()
 }
@@ -644,7 +660,8 @@ func (w *worker) runOnce(ctx context.Context, tests []*testcase.Test, results []
 		x.count(func(s *Stats) { s.RoundTrips++ })
 		if err := writeFrame(w.p.req, encodeRequest(tests[i:], req)); err != nil {
 			// The worker died before reading: count it against this test.
-			results[i] = Result{Status: Crashed, Stmt: -1, Message: w.drop(false)}
+			c := w.drop(false)
+			results[i] = Result{Status: Crashed, Stmt: -1, Message: c.line, Stack: c.stack}
 			i++
 			continue
 		}
@@ -657,7 +674,7 @@ func (w *worker) runOnce(ctx context.Context, tests []*testcase.Test, results []
 				crashed = true
 				if req.careful {
 					// The test that was running is known.
-					results[i] = Result{Status: Crashed, Stmt: -1, Message: crash}
+					results[i] = Result{Status: Crashed, Stmt: -1, Message: crash.line, Stack: crash.stack}
 					if stuck {
 						results[i] = Result{Status: TimedOut, Stmt: -1, Message: "the worker did not answer"}
 					}

@@ -186,6 +186,23 @@ type Result struct {
 	// Frame is the innermost frame of R or E where it happened, as
 	// "file:line function" ("" if none).
 	Frame string
+	// Stack lists the frames where it happened, innermost first, one
+	// "function file:line" per line: from the frame that raised a panic,
+	// where a hung test's goroutine waits or runs, where a crash happened
+	// (the crashed goroutine), to the call the test made. The runtime's
+	// innermost frames and the executor's own are left out.
+	Stack string
+	// RuntimeError is true for a panic whose value is an error of the Go
+	// runtime (runtime.Error: a nil dereference, an index out of range, a
+	// failed type assertion, ...) or an error that wraps one; PanicType is
+	// the dynamic type of the panic value ("runtime.boundsError",
+	// "*errors.errorString", "string").
+	RuntimeError bool
+	PanicType    string
+	// Leak is, for a test that passed or panicked, the stack (as Stack)
+	// of a goroutine the test started that was still running a short
+	// grace period after the test ended; "" if none was.
+	Leak string
 	// ExitCode is the status an exit asked for; Goexit tells
 	// runtime.Goexit apart.
 	ExitCode int
@@ -212,8 +229,27 @@ const (
 	wireCut
 	wireHang
 	wireOverflow
+	flagLeak     = 0x40
 	flagRetiring = 0x80
 )
+
+// Regression reports whether an execution may stand in a regression
+// test: it passed, or panicked with a value the code itself chose (an
+// explicit panic, which the test asserts), and left no goroutine running.
+// A runtime error, a leak, a hang or a crash is a fault to report, not
+// behaviour to pin.
+func (r Result) Regression() bool {
+	switch r.Status {
+	case Passed:
+	case Panicked:
+		if r.RuntimeError {
+			return false
+		}
+	default:
+		return false
+	}
+	return r.Trace != nil && r.Leak == ""
+}
 
 var errResult = errors.New("malformed result from the executor")
 
@@ -223,18 +259,25 @@ func decodeResult(b []byte, observe bool) (res Result, retiring bool, err error)
 	r := &reader{b: b}
 	st := r.byte()
 	retiring = st&flagRetiring != 0
-	st &^= flagRetiring
+	leaked := st&flagLeak != 0
+	st &^= flagRetiring | flagLeak
 	res.Duration = time.Duration(r.uvarint()) * time.Microsecond
 	res.CPUTime = time.Duration(r.uvarint()) * time.Microsecond
+	if leaked {
+		res.Leak = r.str()
+	}
 	out := &testcase.Outcome{}
 	if st != wireOK {
 		res.Stmt = int(r.uvarint())
 		var isErr, isText bool
 		if st == wirePanic {
 			isErr, isText = r.byte() == 1, r.byte() == 1
+			res.RuntimeError = r.byte() == 1
+			res.PanicType = r.str()
 		}
 		res.Message = r.str()
 		res.Frame = r.str()
+		res.Stack = r.str()
 		switch st {
 		case wirePanic:
 			res.Status = Panicked

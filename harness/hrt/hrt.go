@@ -16,6 +16,8 @@ package hrt
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -27,6 +29,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync"
@@ -109,7 +112,11 @@ const (
 	// statusOverflow: a goroutine recursed past maxFrames (a stack
 	// overflow, stopped before the runtime's).
 	statusOverflow = 6
-	flagRetiring   = 0x80
+	// flagLeak marks a test that ended (passed or panicked) but left a
+	// goroutine it started running past leakGrace; the leaked goroutine's
+	// stack follows the duration.
+	flagLeak     = 0x40
+	flagRetiring = 0x80
 )
 
 // Request flags.
@@ -160,6 +167,11 @@ const (
 	// abandonGrace is how long the goroutines of an abandoned test have to
 	// reach a probe and end.
 	abandonGrace = 20 * time.Millisecond
+	// leakGrace is how long the goroutines a test started may outlive it
+	// before they count as leaked, as goleak waits for them.
+	leakGrace = 100 * time.Millisecond
+	// maxSentFrames bounds the frames of a stack sent back.
+	maxSentFrames = 64
 )
 
 // Serve runs the executor's loop on the protocol pipes (file descriptors 3
@@ -212,6 +224,10 @@ type server struct {
 	// they are blocked as long as the worker serves, and are not the
 	// tests'.
 	framework map[int]bool
+	// tests counts the tests run, which label their goroutines.
+	tests int
+	// profile is the buffer of goroutine profiles (see leakedStack).
+	profile bytes.Buffer
 }
 
 // exitRequest is an exit of the code under test, or, with overflow, a
@@ -369,10 +385,20 @@ type result struct {
 	panicVal any
 	message  string
 	frame    string
-	code     int
-	elapsed  time.Duration
+	// stack lists the frames where it happened, innermost first, one
+	// "function file:line" per line (see stackLines).
+	stack   string
+	code    int
+	elapsed time.Duration
 	// cpu estimates the CPU time the test used (see run).
-	cpu    time.Duration
+	cpu time.Duration
+	// leak is the stack of a goroutine the test started that outlived it
+	// ("" if none did).
+	leak string
+	// label marks the goroutines the test starts (pprof labels are
+	// inherited), so that a leak is told apart from earlier tests'
+	// leftovers.
+	label  string
 	values []any
 	done   atomic.Int32 // statements completed
 	// end is how the test's goroutine ended, which it writes before it
@@ -383,6 +409,7 @@ type result struct {
 		panicVal any
 		message  string
 		frame    string
+		stack    string
 	}
 	// obs are the observations the test's goroutine makes; observed those
 	// the worker sends, once the goroutine has ended.
@@ -505,7 +532,8 @@ type limits struct {
 func (s *server) run(t *test, flags byte, lim limits) *result {
 	timeout := lim.timeout
 	observe := flags&reqObserve != 0
-	res := &result{values: make([]any, t.slots)}
+	s.tests++
+	res := &result{values: make([]any, t.slots), label: strconv.Itoa(s.tests)}
 	s.cfg.Reset()
 	select {
 	case <-s.exits: // from a goroutine of an earlier test
@@ -573,7 +601,7 @@ wait:
 					// ever is a hang, known as such without waiting.
 					if st := s.inspect(); st.forever && st.testID >= 0 {
 						res.stmt = int(res.done.Load())
-						res.status, res.frame = statusHang, st.testFrame
+						res.status, res.frame, res.stack = statusHang, st.testFrame, st.testStack
 						res.message = blockedForEver + st.testState
 						s.park(st.testID)
 						break wait
@@ -592,7 +620,7 @@ wait:
 				break wait // just now
 			}
 			res.stmt = int(res.done.Load())
-			res.message, res.frame = st.testState, st.testFrame
+			res.message, res.frame, res.stack = st.testState, st.testFrame, st.testStack
 			switch {
 			case st.forever && st.testID >= 0:
 				res.status = statusHang
@@ -642,7 +670,15 @@ wait:
 	if !finished {
 		return res // cut or hung
 	}
-	res.status, res.stmt, res.panicVal, res.message, res.frame = res.end.status, res.end.stmt, res.end.panicVal, res.end.message, res.end.frame
+	res.status, res.stmt, res.panicVal, res.message, res.frame, res.stack = res.end.status, res.end.stmt, res.end.panicVal, res.end.message, res.end.frame, res.end.stack
+	if res.status != statusGoexit && runtime.NumGoroutine() > goroutines {
+		// The test started goroutines that have not ended yet: given
+		// leakGrace to end, those still running leaked, and are stopped
+		// like those of a test that was cut.
+		if res.leak = s.leakedStack(goroutines, res.label); res.leak != "" {
+			res.retire = s.stopLeftovers(goroutines, nil)
+		}
+	}
 	if observe {
 		res.observed = append(res.obs, observeEnd(s.cfg, t, res)...)
 	}
@@ -758,6 +794,8 @@ func goroutineID() int {
 // goroutine, whose end it signals by closing done.
 func testBody(cfg Config, t *test, observe bool, res *result, done chan struct{}) {
 	defer close(done)
+	// The goroutines the test starts inherit the label.
+	pprof.SetGoroutineLabels(pprof.WithLabels(context.Background(), pprof.Labels(testLabel, res.label)))
 	defer func() {
 		n := int(res.done.Load())
 		if p := recover(); p != nil {
@@ -765,6 +803,7 @@ func testBody(cfg Config, t *test, observe bool, res *result, done chan struct{}
 			res.end.stmt = n
 			res.end.panicVal = p
 			res.end.frame = innermostFrame(cfg.Packages, 3, "")
+			res.end.stack = panicStack()
 		} else if n < len(t.stmts) {
 			// runtime.Goexit: the test stopped without panicking.
 			res.end.status = statusGoexit
@@ -830,6 +869,8 @@ type goroutineStates struct {
 	// of the caller or callee, testID its ID (-1 if it has ended).
 	testState, testFrame string
 	testID               int
+	// testStack is the stack of the test's goroutine (see stackLines).
+	testStack string
 	// forever is true when every goroutine but the worker's own is blocked
 	// for ever: in a select with no cases, or on a nil channel. The test
 	// hangs if its goroutine is among them.
@@ -884,6 +925,7 @@ func (s *server) inspect() goroutineStates {
 			st.testID = id
 			st.testState = state
 			st.testFrame = frameInDump(body, s.cfg.Packages)
+			st.testStack = StackOfTrace(body)
 		}
 	}
 	return st
@@ -911,6 +953,213 @@ func frameInDump(body string, pkgs []string) string {
 	return ""
 }
 
+// testLabel is the pprof label that marks the goroutines of a test.
+const testLabel = "cling_test"
+
+// leakedStack waits up to leakGrace until no more than want goroutines
+// run, and returns the stack (see stackLines) of a goroutine still running
+// that the test labelled label started, directly or not, and whose stack
+// is not the standard library's alone (its background goroutines, such as
+// the one signal.Notify starts once, are no leak of a test); "" if there
+// is none.
+func (s *server) leakedStack(want int, label string) string {
+	// The test's own goroutine may be on its way out.
+	for i := 0; i < 3 && runtime.NumGoroutine() > want; i++ {
+		runtime.Gosched()
+	}
+	deadline := time.Now().Add(leakGrace)
+	pause := 100 * time.Microsecond
+	for runtime.NumGoroutine() > want && time.Now().Before(deadline) {
+		time.Sleep(pause)
+		pause = min(2*pause, 10*time.Millisecond)
+	}
+	if runtime.NumGoroutine() <= want {
+		return ""
+	}
+	s.profile.Reset()
+	if err := pprof.Lookup("goroutine").WriteTo(&s.profile, 1); err != nil {
+		return ""
+	}
+	return labelledStack(s.profile.String(), label, s.cfg.Packages)
+}
+
+// labelledStack finds, in a goroutine profile in its debug=1 text form,
+// the stack of a goroutine labelled label (see testLabel) that is not the
+// standard library's alone.
+func labelledStack(profile, label string, pkgs []string) string {
+	want := fmt.Sprintf("%q:%q", testLabel, label)
+	for _, rec := range strings.Split(profile, "\n\n") {
+		labelled := false
+		var frames []frameText
+		for _, line := range strings.Split(rec, "\n") {
+			if l, ok := strings.CutPrefix(line, "# labels: "); ok {
+				labelled = strings.Contains(l, want+",") || strings.Contains(l, want+"}")
+				continue
+			}
+			// #	0x4a8f65	example.com/p.f+0x25	/src/p/f.go:10
+			parts := strings.Split(line, "\t")
+			if len(parts) != 4 || parts[0] != "#" {
+				continue
+			}
+			fn := parts[2]
+			if plus := strings.LastIndex(fn, "+0x"); plus > 0 {
+				fn = fn[:plus]
+			}
+			frames = append(frames, frameText{fn: fn, loc: strings.TrimSpace(parts[3])})
+		}
+		if labelled && !standardOnly(frames, pkgs) {
+			return stackLines(frames)
+		}
+	}
+	return ""
+}
+
+// standardOnly reports whether every frame is of the standard library (or
+// of the executor's main package): of a package whose path's first element
+// has no dot, and which is not one of pkgs.
+func standardOnly(frames []frameText, pkgs []string) bool {
+	for _, f := range frames {
+		for _, p := range pkgs {
+			if strings.HasPrefix(f.fn, p+".") {
+				return false
+			}
+		}
+		first, _, _ := strings.Cut(packageOf(f.fn), "/")
+		if strings.Contains(first, ".") {
+			return false
+		}
+	}
+	return true
+}
+
+// packageOf returns the import path of a function's package, as the
+// runtime names functions (example.com/m/p.(*T).M, math.IsInf).
+func packageOf(fn string) string {
+	slash := strings.LastIndexByte(fn, '/')
+	if dot := strings.IndexByte(fn[slash+1:], '.'); dot >= 0 {
+		return fn[:slash+1+dot]
+	}
+	return fn
+}
+
+// frameText is one frame of a stack: its function and its file:line.
+type frameText struct{ fn, loc string }
+
+// stackLines formats the frames of a stack, innermost first, one
+// "function file:line" per line. It leaves out the leading frames of the
+// runtime (where a panic is raised, where a goroutine waits) and stops at
+// the executor's own frames (package main: the stubs that make the test's
+// calls). A stack of more than maxSentFrames keeps its innermost and its
+// outermost frames: where it happened, and the call from the test.
+func stackLines(frames []frameText) string {
+	// The leading frames are the runtime's, or the probes' runtime's and
+	// the standard library's it calls (a hang stopped inside a probe).
+	start := 0
+	for i, f := range frames {
+		if isProbeFrame(f.fn) {
+			start = i + 1
+		} else if !isRuntimeFrame(f.fn) && (start > 0 || !standardOnly(frames[i:i+1], nil)) {
+			break
+		}
+	}
+	for start < len(frames) && isRuntimeFrame(frames[start].fn) {
+		start++
+	}
+	frames = frames[start:]
+	for i, f := range frames {
+		if strings.HasPrefix(f.fn, "main.") {
+			frames = frames[:i]
+			break
+		}
+	}
+	if len(frames) > maxSentFrames {
+		frames = append(frames[:maxSentFrames*3/4:maxSentFrames*3/4], frames[len(frames)-maxSentFrames/4:]...)
+	}
+	var b strings.Builder
+	for _, f := range frames {
+		b.WriteString(f.fn)
+		b.WriteByte(' ')
+		b.WriteString(f.loc)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// isProbeFrame reports whether a function belongs to the probes' runtime,
+// which the instrumentation adds to the module as a package clingprobe_rt
+// (clingprobe_rt2, ... if the name is taken).
+func isProbeFrame(fn string) bool {
+	slash := strings.LastIndexByte(fn, '/')
+	return slash >= 0 && strings.HasPrefix(fn[slash+1:], "clingprobe_rt")
+}
+
+// isRuntimeFrame reports whether a function belongs to the runtime.
+func isRuntimeFrame(fn string) bool {
+	return strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "internal/runtime/")
+}
+
+// panicStack returns the stack of the panic being recovered (see
+// stackLines), from the frame that raised it; the caller is the deferred
+// function that recovers.
+func panicStack() string {
+	pcs := make([]uintptr, 512)
+	n := runtime.Callers(3, pcs)
+	frames := runtime.CallersFrames(pcs[:n])
+	var out []frameText
+	raised := false
+	for {
+		f, more := frames.Next()
+		if raised {
+			out = append(out, frameText{fn: f.Function, loc: f.File + ":" + strconv.Itoa(f.Line)})
+		} else if f.Function == "runtime.gopanic" {
+			raised = true
+		}
+		if !more {
+			break
+		}
+	}
+	return stackLines(out)
+}
+
+// StackOfTrace returns the stack (see stackLines) of the first goroutine
+// of a traceback as the runtime prints it (a goroutine dump, the report of
+// a fatal error): after its "goroutine N [state]:" line, a function line
+// and a file:line line per frame, and a last "created by" frame.
+func StackOfTrace(trace string) string {
+	lines := strings.Split(trace, "\n")
+	i := 0
+	for i < len(lines) && !strings.HasPrefix(lines[i], "goroutine ") {
+		i++
+	}
+	if i < len(lines) {
+		i++
+	} else {
+		i = 0 // a goroutine's part of a dump, without its header
+	}
+	var frames []frameText
+	for ; i+1 < len(lines); i++ {
+		fn := lines[i]
+		if fn == "" || strings.HasPrefix(fn, "goroutine ") {
+			break
+		}
+		if !strings.HasPrefix(lines[i+1], "\t") {
+			continue // ...additional frames elided...
+		}
+		if c, ok := strings.CutPrefix(fn, "created by "); ok {
+			fn, _, _ = strings.Cut(c, " in goroutine ")
+		} else if p := strings.LastIndexByte(fn, '('); p > 0 {
+			fn = fn[:p]
+		}
+		loc := strings.TrimSpace(lines[i+1])
+		if sp := strings.IndexByte(loc, ' '); sp > 0 {
+			loc = loc[:sp]
+		}
+		frames = append(frames, frameText{fn: fn, loc: loc})
+		i++
+	}
+	return stackLines(frames)
+}
+
 // innermostFrame finds, on the calling goroutine's stack, the innermost
 // frame of the caller or callee package, other than frames of skipFile;
 // skip is as for runtime.Callers.
@@ -936,9 +1185,15 @@ func encodeResult(buf []byte, cfg Config, res *result, retire bool) []byte {
 	if retire {
 		st |= flagRetiring
 	}
+	if res.leak != "" {
+		st |= flagLeak
+	}
 	buf = append(buf, st)
 	buf = binary.AppendUvarint(buf, uint64(res.elapsed/time.Microsecond))
 	buf = binary.AppendUvarint(buf, uint64(res.cpu/time.Microsecond))
+	if res.leak != "" {
+		buf = appendString(buf, res.leak)
+	}
 	if res.status == statusOK {
 		return appendTrace(buf, cfg)
 	}
@@ -949,9 +1204,12 @@ func encodeResult(buf []byte, cfg Config, res *result, retire bool) []byte {
 		text, isErr, isText = describePanic(res.panicVal)
 		buf = appendBool(buf, isErr)
 		buf = appendBool(buf, isText)
+		buf = appendBool(buf, isRuntimeError(res.panicVal))
+		buf = appendString(buf, fmt.Sprintf("%T", res.panicVal))
 	}
 	buf = appendString(buf, text)
 	buf = appendString(buf, res.frame)
+	buf = appendString(buf, res.stack)
 	if res.status == statusExit {
 		buf = binary.AppendVarint(buf, int64(res.code))
 	}
@@ -965,6 +1223,27 @@ func appendTrace(buf []byte, cfg Config) []byte {
 	tr := cfg.Trace(nil)
 	buf = binary.AppendUvarint(buf, uint64(len(tr)))
 	return append(buf, tr...)
+}
+
+// isRuntimeError reports whether a panic value is an error of the Go
+// runtime (a nil dereference, an index out of range, a failed type
+// assertion, ...), or an error that wraps one.
+func isRuntimeError(v any) (is bool) {
+	if _, ok := v.(runtime.Error); ok {
+		return true
+	}
+	err, ok := v.(error)
+	if !ok {
+		return false
+	}
+	// The Unwrap methods belong to the code under test.
+	defer func() {
+		if recover() != nil {
+			is = false
+		}
+	}()
+	var re runtime.Error
+	return errors.As(err, &re)
 }
 
 func describePanic(v any) (text string, isErr, isText bool) {
