@@ -2,66 +2,16 @@ package harness_test
 
 import (
 	"context"
-	"go/types"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/cling-go/cling/harness"
 	"github.com/cling-go/cling/testcase"
+	"github.com/cling-go/cling/testcase/testscript"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// script builds tests of a cluster from the names of its operations.
-type script struct {
-	t   *testing.T
-	c   *testcase.Cluster
-	ops map[string]*testcase.Op
-}
-
-func newScript(t *testing.T, c *testcase.Cluster) *script {
-	ops := map[string]*testcase.Op{}
-	for _, op := range c.Ops {
-		ops[op.Name] = op
-	}
-	return &script{t: t, c: c, ops: ops}
-}
-
-// test builds a test whose statements are calls: each step is an
-// operation's name followed by its arguments, an int (a literal), a string
-// (a literal) or a testcase.Ref to the result of an earlier step.
-func (s *script) test(steps ...[]any) *testcase.Test {
-	s.t.Helper()
-	t := &testcase.Test{}
-	lit := func(v any, typ types.Type) testcase.Ref {
-		t.Stmts = append(t.Stmts, testcase.Stmt{Op: s.c.Producers(typ)[0], Value: v})
-		return testcase.Ref{Stmt: len(t.Stmts) - 1}
-	}
-	at := make([]int, len(steps))
-	for i, step := range steps {
-		op := s.ops[step[0].(string)]
-		require.NotNil(s.t, op, "no operation %s", step[0])
-		var args []testcase.Ref
-		for _, a := range step[1:] {
-			switch v := a.(type) {
-			case int:
-				args = append(args, lit(int64(v), types.Typ[types.Int]))
-			case string:
-				args = append(args, lit(v, types.Typ[types.String]))
-			case testcase.Ref:
-				args = append(args, testcase.Ref{Stmt: at[v.Stmt], Result: v.Result})
-			}
-		}
-		t.Stmts = append(t.Stmts, testcase.Stmt{Op: op, Args: args})
-		at[i] = len(t.Stmts) - 1
-	}
-	require.NoError(s.t, t.Valid())
-	return t
-}
-
-// step is one step of script.test.
-func step(op string, args ...any) []any { return append([]any{op}, args...) }
 
 // A panic says whether its value is a runtime error, and its type; a
 // panic, a hang and a crash come with their stack, from where it happened
@@ -70,16 +20,16 @@ func step(op string, args ...any) []any { return append([]any{op}, args...) }
 // leaked nothing, may stand in a regression test.
 func TestFaultEvidence(t *testing.T) {
 	v := setup(t, "faults", "./catalog", "./store")
-	s := newScript(t, v.c)
-	newCatalog := step("catalog.New", "shop", 2)
-	cat := testcase.Ref{Stmt: 0}
+	s := testscript.New(t, v.c)
+	newCatalog := testscript.Call("catalog.New", "shop", 2)
+	cat := testscript.Result{}
 	tests := []*testcase.Test{
-		s.test(newCatalog, step("(*catalog.Catalog).Pick", cat, 0)),
-		s.test(newCatalog, step("(*catalog.Catalog).Feature", cat, "new")),
-		s.test(newCatalog, step("(*catalog.Catalog).Restock", cat, "tea", "many")),
-		s.test(newCatalog, step("(*catalog.Catalog).Announce", cat, 200)),
-		s.test(newCatalog, step("(*catalog.Catalog).Announce", cat, 1)),
-		s.test(step("catalog.Difficulty", 0)),
+		s.Test(newCatalog, testscript.Call("(*catalog.Catalog).Pick", cat, 0)),
+		s.Test(newCatalog, testscript.Call("(*catalog.Catalog).Feature", cat, "new")),
+		s.Test(newCatalog, testscript.Call("(*catalog.Catalog).Restock", cat, "tea", "many")),
+		s.Test(newCatalog, testscript.Call("(*catalog.Catalog).Announce", cat, 200)),
+		s.Test(newCatalog, testscript.Call("(*catalog.Catalog).Announce", cat, 1)),
+		s.Test(testscript.Call("catalog.Difficulty", 0)),
 	}
 	x := v.executor(t, 1, 300*time.Millisecond)
 	res, err := x.Run(context.Background(), tests, false)
@@ -118,7 +68,7 @@ func TestFaultEvidence(t *testing.T) {
 		assert.Equal(t, w.leak, fixtureFuncs(r.Leak), "test %d: %s", i, r.Leak)
 		assert.Equal(t, w.regression, r.Regression(), "test %d", i)
 	}
-	assert.Contains(t, res[0].Stack, "/store/store.go:46\n", "the line that raised the panic")
+	assert.Contains(t, res[0].Stack, "/store/store.go:47\n", "the line that raised the panic")
 }
 
 // A crash comes with the stack of the goroutine that crashed.
