@@ -22,6 +22,15 @@ func New(name string, size int) *Catalog {
 	return &Catalog{Name: name, recent: store.NewRing(size), tags: store.NewIndex()}
 }
 
+// Open returns a catalog named name, which must not be empty, that keeps
+// up to size recent items.
+func Open(name string, size int) (*Catalog, error) {
+	if name == "" {
+		return nil, errors.New("catalog: no name")
+	}
+	return New(name, size), nil
+}
+
 // Add adds an item with its tags, separated by commas.
 func (c *Catalog) Add(item, tags string) error {
 	if item == "" {
@@ -87,11 +96,15 @@ func (c *Catalog) Announce(extra int) int {
 	return store.Publish(c.recent.Len() + extra)
 }
 
-// Recount counts k batches of events.
+// Follow starts a feed of the catalog's news; the caller closes it.
+func (c *Catalog) Follow() *store.Feed { return store.NewFeed() }
+
+// Recount counts k batches of events, at most 16.
 func (c *Catalog) Recount(k int) int {
 	if k <= 0 {
 		return 0
 	}
+	k = min(k, 16)
 	return c.events.Recount(k)
 }
 

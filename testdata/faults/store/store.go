@@ -3,7 +3,8 @@
 // off-by-one bound check (Ring.Get), a map of lazily initialised state
 // that one method forgets to create (Index.Bump), a loop that never ends
 // for one input (Steps), a goroutine that outlives its call (Publish) and
-// a data race (Recount). Its explicit panics (MustQuantity) are documented
+// a data race (Recount). A Feed's goroutine runs until the feed is closed,
+// as documented. Its explicit panics (MustQuantity) are documented
 // behaviour.
 package store
 
@@ -102,6 +103,22 @@ func Publish(n int) int {
 	}
 	return <-ch
 }
+
+// Feed delivers news until it is closed; its goroutine runs until then.
+type Feed struct {
+	stop chan struct{}
+	once sync.Once
+}
+
+// NewFeed starts a feed; Close stops it.
+func NewFeed() *Feed {
+	f := &Feed{stop: make(chan struct{})}
+	go func() { <-f.stop }()
+	return f
+}
+
+// Close stops the feed.
+func (f *Feed) Close() { f.once.Do(func() { close(f.stop) }) }
 
 // Counter counts events.
 type Counter struct {
