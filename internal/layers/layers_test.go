@@ -43,7 +43,7 @@ func pipeline() []stage {
 		{"probe/..."},
 		{"testcase/..."},
 		{"emit/...", "harness/...", "repair/...", "recombine/..."},
-		{"mosa/..."},
+		{"mosa/...", "fault/..."},
 		{"gen/..."},
 		// The pre-merge gate joins the pipeline and the mutation branch.
 		{"gate/..."},

@@ -1,0 +1,164 @@
+package fault_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/cling-go/cling/ccfg"
+	"github.com/cling-go/cling/couple"
+	"github.com/cling-go/cling/fault"
+	"github.com/cling-go/cling/harness"
+	"github.com/cling-go/cling/internal/fixture"
+	"github.com/cling-go/cling/probe"
+	"github.com/cling-go/cling/testcase"
+	"github.com/cling-go/cling/testcase/testscript"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// pair is the faults fixture's catalog and store, analysed, with their
+// cluster and a running executor.
+type pair struct {
+	a *couple.Analysis
+	c *testcase.Cluster
+	x *harness.Executor
+}
+
+func setup(t *testing.T) pair {
+	t.Helper()
+	dir := fixture.Copy(t, "faults")
+	a, err := couple.LoadPair(ccfg.LoadConfig{Dir: dir}, "./catalog", "./store")
+	require.NoError(t, err)
+	sess, err := probe.NewSession(a, probe.Search)
+	require.NoError(t, err)
+	t.Cleanup(func() { sess.Close() })
+	c := testcase.NewCluster(a, 4)
+	bin, err := harness.Build(context.Background(), sess, c, harness.BuildOptions{CacheDir: t.TempDir()})
+	require.NoError(t, err)
+	x := harness.NewExecutor(bin, harness.Options{Workers: 1, Timeout: 300 * time.Millisecond, Reproducible: true, Dir: t.TempDir(), Ops: len(c.Ops)})
+	t.Cleanup(x.Close)
+	return pair{a, c, x}
+}
+
+// site finds the call site of the pair at line of the caller's file.
+func (p pair) site(t *testing.T, line int) *couple.CallSite {
+	for _, s := range p.a.Sites {
+		if p.a.Prog.Fset.Position(s.Pos).Line == line {
+			return s
+		}
+	}
+	t.Fatalf("no call site on line %d", line)
+	return nil
+}
+
+// The collector classifies what the executor reports for each seeded
+// fault of the fixture exactly: the kind, the innermost frame of the
+// module's code and the call site; the misuses and the explicit panic are
+// counted apart, and a fault seen twice is one fault.
+func TestCollectorOnSeededFaults(t *testing.T) {
+	p := setup(t)
+	s := testscript.New(t, p.c)
+	cat := testscript.Result{}
+	newCatalog := testscript.Call("catalog.New", "shop", 2)
+	call := func(m string, args ...any) testscript.Step {
+		return testscript.Call("(*catalog.Catalog)."+m, append([]any{cat}, args...)...)
+	}
+	tests := []*testcase.Test{
+		s.Test(newCatalog, call("Pick", 0)),
+		s.Test(newCatalog, call("Recent", 0)),
+		s.Test(newCatalog, call("Feature", "new")),
+		s.Test(testscript.Call("catalog.Difficulty", 0)),
+		s.Test(newCatalog, call("Announce", 200)),
+		s.Test(newCatalog, testscript.Call("nil *catalog.Catalog"), call("Merge", testscript.Result{Step: 1})),
+		s.Test(testscript.Call("&{} catalog.Catalog", "x"), call("Add", "tea", "")),
+		s.Test(newCatalog, call("Restock", "tea", "many")),
+		s.Test(newCatalog, call("Add", "tea", ""), call("Pick", 1)),
+		s.Test(newCatalog, call("Announce", 1), call("Merge", cat)),
+	}
+	res, err := p.x.Run(context.Background(), tests, false)
+	require.NoError(t, err)
+	col := fault.NewCollector(p.a, p.c)
+	col.Observe(tests, res)
+
+	type want struct {
+		kind  fault.Kind
+		where string
+		site  int // the line of the call site in catalog/catalog.go
+		seen  int
+	}
+	wants := []want{
+		{fault.IndexOutOfRange, "store/store.go:47", 61, 2},
+		{fault.IndexOutOfRange, "store/store.go:47", 53, 1},
+		{fault.NilMapWrite, "store/store.go:74", 69, 1},
+		{fault.Hang, "store/store.go", 83, 1},
+		{fault.Leak, "store/store.go:100", 96, 1},
+	}
+	got := col.Faults()
+	require.Len(t, got, len(wants))
+	for i, w := range wants {
+		f := got[i]
+		assert.Equal(t, w.kind, f.Kind, "fault %d", i)
+		assert.Contains(t, col.Locator().RelPos(f.Frame), w.where, "fault %d", i)
+		require.NotNil(t, f.Site, "fault %d", i)
+		assert.Equal(t, p.site(t, w.site), f.Site, "fault %d", i)
+		assert.Equal(t, w.seen, f.Seen, "fault %d", i)
+	}
+	assert.Equal(t, "example.com/faults/store.Steps", got[3].Frame.Func)
+	assert.Equal(t, tests[0], got[0].Test, "the shorter of the two tests")
+	assert.Equal(t, 2, col.Misuse(), "Merge(nil), and Add on a literal that bypasses catalog.New")
+	assert.Equal(t, 1, col.ExplicitPanics())
+	assert.Empty(t, col.Slow())
+
+	for _, g := range p.a.Goals {
+		line := p.a.Prog.Fset.Position(g.Site.Pos).Line
+		assert.Equal(t, line == 61 || line == 53 || line == 69 || line == 83 || line == 96, col.Open(int32(g.Index)), "goal %d at line %d", g.Index, line)
+	}
+}
+
+// The misuse rule, case by case, on the statements the fixture's tests
+// fail at.
+func TestMisused(t *testing.T) {
+	p := setup(t)
+	s := testscript.New(t, p.c)
+	cat := testscript.Result{}
+	newCatalog := testscript.Call("catalog.New", "shop", 2)
+	cases := []struct {
+		name string
+		test *testcase.Test
+		step int
+		kind fault.Kind
+		out  *testcase.Outcome
+		want string
+	}{
+		{"nil argument", s.Test(newCatalog, testscript.Call("nil *catalog.Catalog"), testscript.Call("(*catalog.Catalog).Merge", cat, testscript.Result{Step: 1})), 2, fault.NilDereference, nil,
+			"argument 1 of (*catalog.Catalog).Merge is nil"},
+		{"nil argument, not a nil fault", s.Test(newCatalog, testscript.Call("nil *catalog.Catalog"), testscript.Call("(*catalog.Catalog).Merge", cat, testscript.Result{Step: 1})), 2, fault.IndexOutOfRange, nil,
+			""},
+		{"literal receiver", s.Test(testscript.Call("&{} catalog.Catalog", "x"), testscript.Call("(*catalog.Catalog).Feature", cat, "a")), 1, fault.NilDereference, nil,
+			"the receiver of (*catalog.Catalog).Feature is a catalog.Catalog literal, not made by a constructor"},
+		{"valid use", s.Test(newCatalog, testscript.Call("(*catalog.Catalog).Feature", cat, "a")), 1, fault.NilMapWrite, nil,
+			""},
+		{"nil result of a failed call", s.Test(testscript.Call("catalog.Open", "", 1), testscript.Call("(*catalog.Catalog).Feature", cat, "a")), 1, fault.NilDereference,
+			&testcase.Outcome{Observations: []testcase.Observation{
+				{Ref: testcase.Ref{Stmt: 2}, Kind: testcase.ObsNil},
+				{Ref: testcase.Ref{Stmt: 2, Result: 1}, Kind: testcase.ObsError, Text: "catalog: no name"},
+			}},
+			"the receiver of (*catalog.Catalog).Feature is the nil result of catalog.Open, which returned an error"},
+		{"a result of a call, not observed", s.Test(testscript.Call("catalog.Open", "", 1), testscript.Call("(*catalog.Catalog).Feature", cat, "a")), 1, fault.NilDereference, nil,
+			""},
+		{"leak, a feed not closed", s.Test(newCatalog, testscript.Call("(*catalog.Catalog).Follow", cat)), -1, fault.Leak, nil,
+			"the *store.Feed made by (*catalog.Catalog).Follow is never released (Close is not called)"},
+		{"leak, a feed closed", s.Test(newCatalog, testscript.Call("(*catalog.Catalog).Follow", cat), testscript.Call("(*store.Feed).Close", testscript.Result{Step: 1})), -1, fault.Leak, nil,
+			""},
+		{"leak, nothing to release", s.Test(newCatalog, testscript.Call("(*catalog.Catalog).Announce", cat, 200)), -1, fault.Leak, nil,
+			""},
+	}
+	for _, tc := range cases {
+		stmt := tc.step
+		if stmt >= 0 {
+			stmt = testscript.Stmt(tc.test, tc.step)
+		}
+		assert.Equal(t, tc.want, fault.Misused(p.c, tc.test, stmt, tc.kind, tc.out), tc.name)
+	}
+}

@@ -1,0 +1,192 @@
+package fault
+
+import (
+	"fmt"
+	"go/types"
+
+	"github.com/cling-go/cling/testcase"
+)
+
+// Misused tells whether a fault candidate of kind k, which test t ran into
+// at statement stmt (-1 if not known), is the test's own mistake: misuse
+// of the API rather than a fault. It returns the reason, or "" when the
+// candidate stays a fault. The rule looks at the arguments the statement
+// passes, its receiver included, as the test made them:
+//
+//  1. nil: for a fault that is an operation on a nil value (a nil
+//     dereference, an assignment to a nil map, a close of a nil channel, a
+//     goroutine blocked for ever), an argument written as nil of a pointer,
+//     func, map, channel or interface type;
+//  2. a struct that bypasses its constructor: for any runtime error, an
+//     argument that is a composite literal or the zero value of a struct
+//     type (or a pointer to one) that has unexported fields, which only
+//     its package can set, when a constructor for the type exists (a
+//     function whose first result is the type or a pointer to it);
+//  3. a result of a failed call: with the values an execution observed
+//     (out, nil when not observed), for an operation on a nil value, an
+//     argument that was observed nil and is a result of an earlier call
+//     that returned a non-nil error;
+//  4. a resource not released: for a leaked goroutine, a value the test
+//     made whose type has a method Close, Stop, Shutdown or Cancel that
+//     the test never called.
+//
+// Faults with no statement (crashes) and data races are never misuse.
+func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, out *testcase.Outcome) string {
+	if k == Leak {
+		return unreleased(t)
+	}
+	if stmt < 0 || stmt >= t.Len() || k == Race {
+		return ""
+	}
+	s := t.Stmts[stmt]
+	if s.Op.Kind != testcase.OpCall && s.Op.Kind != testcase.OpFieldSet {
+		return ""
+	}
+	for i, a := range s.Args {
+		if a.IsOmitted() {
+			continue
+		}
+		src := t.Stmts[a.Stmt]
+		what := argName(s.Op, i)
+		switch {
+		case k.Nil() && src.Op.Kind == testcase.OpNil && nilable(src.Op.Type):
+			return fmt.Sprintf("%s is nil", what)
+		case (src.Op.Kind == testcase.OpComposite || src.Op.Kind == testcase.OpZero) && bypassesConstructor(c, src.Op.Type):
+			return fmt.Sprintf("%s is a %s literal, not made by a constructor", what, types.TypeString(structOf(src.Op.Type), shortQualifier))
+		case k.Nil() && src.Op.Kind == testcase.OpCall && failedNil(out, a):
+			return fmt.Sprintf("%s is the nil result of %s, which returned an error", what, src.Op.Name)
+		}
+	}
+	return ""
+}
+
+// argName names the i-th argument of a call in a reason.
+func argName(op *testcase.Op, i int) string {
+	if op.Kind == testcase.OpFieldSet {
+		if i == 0 {
+			return "the object whose field " + op.Fields[0].Name() + " is set"
+		}
+		return "the value of field " + op.Fields[0].Name()
+	}
+	if op.Method {
+		if i == 0 {
+			return "the receiver of " + op.Name
+		}
+		i--
+	}
+	return fmt.Sprintf("argument %d of %s", i+1, op.Name)
+}
+
+// nilable reports whether nil of type t is a nil pointer, func, map,
+// channel or interface.
+func nilable(t types.Type) bool {
+	switch t.Underlying().(type) {
+	case *types.Pointer, *types.Signature, *types.Map, *types.Chan, *types.Interface:
+		return true
+	}
+	return false
+}
+
+// structOf returns the struct type t is or points to (nil if neither).
+func structOf(t types.Type) types.Type {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if _, ok := t.Underlying().(*types.Struct); ok {
+		return t
+	}
+	return nil
+}
+
+// bypassesConstructor reports whether a literal of type t (a struct or a
+// pointer to one) leaves unexported fields zero that a constructor of the
+// cluster would set.
+func bypassesConstructor(c *testcase.Cluster, t types.Type) bool {
+	st := structOf(t)
+	if st == nil {
+		return false
+	}
+	u := st.Underlying().(*types.Struct)
+	hidden := false
+	for i := 0; i < u.NumFields(); i++ {
+		if !u.Field(i).Exported() {
+			hidden = true
+			break
+		}
+	}
+	if !hidden {
+		return false
+	}
+	for _, typ := range []types.Type{st, types.NewPointer(st)} {
+		for _, op := range c.Producers(typ) {
+			if op.Kind == testcase.OpCall && !op.IsStdProvider() && !op.Method {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// shortQualifier writes package names, not paths.
+func shortQualifier(p *types.Package) string { return p.Name() }
+
+// failedNil reports whether the observations show ref nil and an error
+// among the other results of the call that made it.
+func failedNil(out *testcase.Outcome, ref testcase.Ref) bool {
+	if out == nil {
+		return false
+	}
+	isNil, failed := false, false
+	for _, o := range out.Observations {
+		if o.End || o.Ref.Stmt != ref.Stmt || o.Path != "" {
+			continue
+		}
+		switch {
+		case o.Ref.Result == ref.Result && o.Kind == testcase.ObsNil:
+			isNil = true
+		case o.Ref.Result != ref.Result && o.Kind == testcase.ObsError:
+			failed = true
+		}
+	}
+	return isNil && failed
+}
+
+// releasers are the names of the methods that release what a value holds
+// (its goroutines among it).
+var releasers = map[string]bool{"Close": true, "Stop": true, "Shutdown": true, "Cancel": true}
+
+// unreleased returns the reason a leak is misuse: a value the test made
+// has a releasing method the test never called.
+func unreleased(t *testcase.Test) string {
+	called := map[string]bool{}
+	for _, s := range t.Stmts {
+		if s.Op.Kind == testcase.OpCall && s.Op.Method && s.Op.Func != nil {
+			called[s.Op.Func.Name()] = true
+		}
+	}
+	for _, s := range t.Stmts {
+		for _, typ := range s.Op.Outputs() {
+			for _, m := range releaseMethods(typ) {
+				if !called[m] {
+					return fmt.Sprintf("the %s made by %s is never released (%s is not called)", types.TypeString(typ, shortQualifier), s.Op.Name, m)
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// releaseMethods lists the releasing methods of a value of type t.
+func releaseMethods(t types.Type) []string {
+	ms := types.NewMethodSet(t)
+	if _, isPtr := t.Underlying().(*types.Pointer); !isPtr && !types.IsInterface(t) {
+		ms = types.NewMethodSet(types.NewPointer(t))
+	}
+	var out []string
+	for i := 0; i < ms.Len(); i++ {
+		if name := ms.At(i).Obj().Name(); releasers[name] {
+			out = append(out, name)
+		}
+	}
+	return out
+}
