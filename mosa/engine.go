@@ -129,6 +129,15 @@ type Engine struct {
 	Parents  [][]int32
 	Budget   Budget
 	Progress func(Stats)
+	// Watch, if set, sees every test the search executes, with the result
+	// of its first execution (package fault classifies them).
+	Watch func(tests []*testcase.Test, res []harness.Result)
+	// Open, if set, keeps covered goals objectives of the search: Uncovered
+	// lists the goals it holds open too, and the search does not end for
+	// covering every goal while one is open. A search for faults holds
+	// open the goals of the call sites where it saw one, so that other
+	// inputs that reach them are tried.
+	Open func(goal int32) bool
 
 	// stage is the part of the budget the search is limited to (Stage):
 	// the evaluation count and the time at which it ends, zero for none.
@@ -196,7 +205,20 @@ func (e *Engine) guide() {
 // Done reports whether the search must stop: the budget (or the stage
 // of it, see Stage) is spent, every goal is covered, or ctx is done.
 func (e *Engine) Done(ctx context.Context) bool {
-	return e.archive.Len() >= e.Goals || e.Spent(ctx)
+	return e.archive.Len() >= e.Goals && !e.anyOpen() || e.Spent(ctx)
+}
+
+// anyOpen reports whether Open holds a goal open.
+func (e *Engine) anyOpen() bool {
+	if e.Open == nil {
+		return false
+	}
+	for g := 0; g < e.Goals; g++ {
+		if e.Open(int32(g)) {
+			return true
+		}
+	}
+	return false
 }
 
 // Spent reports whether the budget (or the stage of it, see Stage) is
@@ -274,6 +296,9 @@ func (e *Engine) Evaluate(ctx context.Context, tests []*testcase.Test) ([]harnes
 	if err != nil {
 		return nil, err
 	}
+	if e.Watch != nil {
+		e.Watch(tests, res)
+	}
 	e.stats.Evaluations += len(res)
 	if err := e.archiveCovering(ctx, tests, res, e.stats.Evaluations-len(res)); err != nil {
 		return nil, err
@@ -303,7 +328,9 @@ func (e *Engine) archiveCovering(ctx context.Context, tests []*testcase.Test, re
 	var idx []int
 	var scores []float64
 	for i, r := range res {
-		if r.Trace == nil || r.Status == harness.TimedOut || r.Status == harness.Crashed {
+		// A runtime error, a leak, a hang or a crash is a fault to report,
+		// never behaviour a regression test pins.
+		if !r.Regression() {
 			continue
 		}
 		ps := 0.0
@@ -391,7 +418,7 @@ func (e *Engine) confirm(ctx context.Context, tests []*testcase.Test, wanted [][
 	for k, r := range res {
 		j := k % len(tests)
 		var covered []int32
-		if r.Trace != nil {
+		if r.Regression() {
 			covered = r.Trace.Covered
 		}
 		out[j] = intersect(out[j], covered)
@@ -435,7 +462,7 @@ func (e *Engine) confirm(ctx context.Context, tests []*testcase.Test, wanted [][
 	seen := map[*testcase.Test]map[int32]int{}
 	for k, r := range more {
 		var covered []int32
-		if r.Trace != nil {
+		if r.Regression() {
 			covered = r.Trace.Covered
 		}
 		if j := owner[k]; j >= 0 {
@@ -511,12 +538,12 @@ func filter(xs []int32, keep func(int32) bool) []int32 {
 	return out
 }
 
-// Uncovered lists the goals the archive does not cover yet, in increasing
-// order.
+// Uncovered lists the goals the archive does not cover yet, and those
+// Open holds open, in increasing order.
 func (e *Engine) Uncovered() []int32 {
 	var out []int32
 	for g := 0; g < e.Goals; g++ {
-		if !e.archive.Covered(int32(g)) {
+		if !e.archive.Covered(int32(g)) || e.Open != nil && e.Open(int32(g)) {
 			out = append(out, int32(g))
 		}
 	}
