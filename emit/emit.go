@@ -101,10 +101,7 @@ type Assertion struct {
 func Render(c *testcase.Cluster, tests []Test, opts Options) (*Rendered, error) {
 	im := newImports(c.Caller.Types, opts.Declared)
 	im.noAny = opts.GoVersion != "" && version.Compare(opts.GoVersion, "go1.18") < 0
-	helper := "mustPanic"
-	for n := 2; opts.Declared[helper]; n++ {
-		helper = fmt.Sprintf("mustPanic%d", n)
-	}
+	helper := freeName("mustPanic", opts.Declared)
 	im.declare(c, tests, opts.Declared)
 	var body bytes.Buffer
 	var marks []mark
@@ -128,14 +125,6 @@ func Render(c *testcase.Cluster, tests []Test, opts Options) (*Rendered, error) 
 	if needsPanicHelper {
 		body.WriteString(strings.ReplaceAll(panicHelper, "mustPanic", helper))
 	}
-	var file bytes.Buffer
-	if opts.Header != "" {
-		for _, line := range wrap(opts.Header, 77) {
-			fmt.Fprintf(&file, "// %s\n", strings.TrimRight(line, " "))
-		}
-		file.WriteString("\n")
-	}
-	fmt.Fprintf(&file, "package %s\n\n", opts.Package)
 	im.use("testing", "testing")
 	if opts.Dialect == Testify {
 		if strings.Contains(body.String(), "\tassert.") {
@@ -145,23 +134,42 @@ func Render(c *testcase.Cluster, tests []Test, opts Options) (*Rendered, error) 
 			im.use("github.com/stretchr/testify/require", "require")
 		}
 	}
-	im.write(&file)
-	for _, d := range im.decls {
-		file.WriteString(im.rename(testcase.DeclSource(d, im.typ)) + "\n")
-	}
+	file, offset := assemble(nil, opts, im, body.Bytes())
 	for i := range marks {
-		marks[i].offset += file.Len()
+		marks[i].offset += offset
 	}
-	file.Write(body.Bytes())
-	src, err := format.Source(file.Bytes())
+	src, err := format.Source(file)
 	if err != nil {
-		return &Rendered{Src: file.Bytes()}, fmt.Errorf("formatting generated tests: %w", err)
+		return &Rendered{Src: file}, fmt.Errorf("formatting generated tests: %w", err)
 	}
-	assertions, err := placeAssertions(file.Bytes(), src, tests, marks)
+	assertions, err := placeAssertions(file, src, tests, marks)
 	if err != nil {
 		return &Rendered{Src: src}, err
 	}
 	return &Rendered{Src: src, Assertions: assertions}, nil
+}
+
+// assemble puts a file together, unformatted: the lines before (a build
+// constraint), the header comment, the package clause, the imports, the
+// types the tests declare and the body. It returns the file and the
+// offset of the body in it.
+func assemble(before []byte, opts Options, im *imports, body []byte) ([]byte, int) {
+	var file bytes.Buffer
+	file.Write(before)
+	if opts.Header != "" {
+		for _, line := range wrap(opts.Header, 77) {
+			fmt.Fprintf(&file, "// %s\n", strings.TrimRight(line, " "))
+		}
+		file.WriteString("\n")
+	}
+	fmt.Fprintf(&file, "package %s\n\n", opts.Package)
+	im.write(&file)
+	for _, d := range im.decls {
+		file.WriteString(im.rename(testcase.DeclSource(d, im.typ)) + "\n")
+	}
+	offset := file.Len()
+	file.Write(body)
+	return file.Bytes(), offset
 }
 
 // mark is where the emitter wrote an assertion: its test and its offset
@@ -379,12 +387,16 @@ func (im *imports) write(b *bytes.Buffer) {
 type testEmitter struct {
 	// panicHelper is the name of the file's mustPanic helper.
 	panicHelper string
-	c           *testcase.Cluster
-	im          *imports
-	t           *testcase.Test
-	out         *testcase.Outcome
-	dialect     Dialect
-	maxEnd      int
+	// fault, for a reproducer of a fault, wraps the statement that fails
+	// in a call of its helper instead of a panic assertion (see
+	// FaultFile).
+	fault   *faultCall
+	c       *testcase.Cluster
+	im      *imports
+	t       *testcase.Test
+	out     *testcase.Outcome
+	dialect Dialect
+	maxEnd  int
 
 	names  map[testcase.Ref]string
 	inline map[int]bool
@@ -1164,6 +1176,10 @@ func (e *testEmitter) emitPanic(i int) bool {
 	if s.Op.Kind == testcase.OpCall && len(s.Op.Results) > 0 {
 		blanks := strings.TrimSuffix(strings.Repeat("_, ", len(s.Op.Results)), ", ")
 		stmt = blanks + " = " + stmt
+	}
+	if e.fault != nil {
+		e.fault.write(&e.b, stmt)
+		return false
 	}
 	if e.dialect == Std {
 		fmt.Fprintf(&e.b, "\t%s(t, func() { %s })\n", e.panicHelper, stmt)
