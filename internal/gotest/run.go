@@ -35,6 +35,8 @@ type BuildOptions struct {
 	Overlay string
 	// Tags are the build tags.
 	Tags []string
+	// Race builds with the race detector.
+	Race bool
 }
 
 // Build compiles a test binary with go test -c, without vet, and returns
@@ -46,6 +48,9 @@ func Build(ctx context.Context, opts BuildOptions) ([]byte, error) {
 		args = append(args, "-overlay", opts.Overlay)
 	}
 	args = append(args, "-vet=off", "-o", opts.Binary)
+	if opts.Race {
+		args = append(args, "-race")
+	}
 	args = append(args, tagsFlag(opts.Tags)...)
 	args = append(args, opts.Package)
 	cmd := proc.Command(ctx, "go", args...)
