@@ -66,6 +66,17 @@ type Config struct {
 	// measure its run time and allocations (Report.SuiteCost); 0 does not
 	// measure.
 	CostRuns int
+	// Faults looks for faults besides writing tests: the search's
+	// executions that end abnormally are classified (package fault), the
+	// tests also run under the race detector before the file is written,
+	// and each fault found gets a reproducer in
+	// <R dir>/cling_<E name>_faults_test.go, behind the build tag
+	// cling_faults.
+	Faults bool
+	// FaultsOnly searches for faults alone: the goals of the call sites
+	// where a fault was seen stay objectives once covered, and only the
+	// file of reproducers is written.
+	FaultsOnly bool
 }
 
 // DefaultConfig returns the defaults of `cling gen`.
@@ -81,6 +92,7 @@ func DefaultConfig() Config {
 		Search:    mosa.DefaultConfig(),
 		Fitness:   fitness.Layered,
 		CostRuns:  5,
+		Faults:    true,
 	}
 }
 
@@ -114,6 +126,16 @@ type Report struct {
 	Covers map[string][]int `json:"-"`
 	// SuiteCost is what the written suite costs to run.
 	SuiteCost SuiteCost `json:"suiteCost"`
+	// FaultsFile is the file of reproducers written ("" if none); Faults
+	// are its faults (nil when not looking for faults). Misuse and
+	// ExplicitPanics count the distinct misuses of the API and explicit
+	// panics the search saw, which are no faults; UnconfirmedFaults the
+	// fault candidates whose reproducer did not fail the same way twice.
+	FaultsFile        string        `json:"faultsFile,omitempty"`
+	Faults            []FaultReport `json:"faults"`
+	Misuse            int           `json:"misuse"`
+	ExplicitPanics    int           `json:"explicitPanics"`
+	UnconfirmedFaults int           `json:"unconfirmedFaults"`
 }
 
 // SuiteCost is what the written suite costs to run: the totals of its
@@ -161,8 +183,12 @@ const Marker = "// Code written by cling; regenerate with cling gen."
 // Run generates tests for an analysed pair. It prepares the run (checks
 // the pair and the output file, builds the cluster, the instrumented
 // session and the executor), searches, minimises, observes, names and
-// verifies the kept tests (finish), and writes the file.
+// verifies the kept tests (finish), and writes the file; when looking for
+// faults, it then confirms and writes their reproducers (findFaults).
 func Run(ctx context.Context, a *couple.Analysis, cfg Config) (*Report, error) {
+	if cfg.FaultsOnly {
+		cfg.Faults = true
+	}
 	j, err := prepare(ctx, a, cfg)
 	if err != nil {
 		return nil, err
@@ -175,8 +201,15 @@ func Run(ctx context.Context, a *couple.Analysis, cfg Config) (*Report, error) {
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	if err := j.finish(ctx, archive); err != nil {
-		return nil, err
+	if !cfg.FaultsOnly {
+		if err := j.finish(ctx, archive); err != nil {
+			return nil, err
+		}
+	}
+	if j.col != nil {
+		if err := j.findFaults(ctx); err != nil {
+			return nil, err
+		}
 	}
 	rep := j.report(stats)
 	if cfg.CostRuns > 0 && len(j.final) > 0 {
@@ -188,11 +221,18 @@ func Run(ctx context.Context, a *couple.Analysis, cfg Config) (*Report, error) {
 			rep.SuiteCost.MeasureError = err.Error()
 		}
 	}
-	if len(j.final) == 0 {
+	if len(j.final) == 0 && !cfg.FaultsOnly {
 		return rep, &Error{Msg: fmt.Sprintf("no test to write: the search covered %d of %d coupled branches, and no kept test passed verification", archive.Len(), len(a.Goals))}
 	}
-	if err := os.WriteFile(j.out, j.src, 0o644); err != nil {
-		return nil, &Error{Msg: fmt.Sprintf("writing %s: %v", j.out, err)}
+	if !cfg.FaultsOnly {
+		if err := os.WriteFile(j.out, j.src, 0o644); err != nil {
+			return nil, &Error{Msg: fmt.Sprintf("writing %s: %v", j.out, err)}
+		}
+	}
+	if j.col != nil {
+		if err := j.writeFaults(); err != nil {
+			return nil, err
+		}
 	}
 	return rep, nil
 }
@@ -230,5 +270,17 @@ func (j *job) report(stats *mosa.Stats) *Report {
 	}
 	rep.Covered = len(covered)
 	rep.CBC = float64(rep.Covered) / float64(rep.CoupledBranches)
+	if j.cfg.FaultsOnly {
+		rep.TestFile = ""
+	}
+	if j.col != nil {
+		rep.Faults = j.faultReports()
+		rep.Misuse = j.col.Misuse()
+		rep.ExplicitPanics = j.col.ExplicitPanics()
+		rep.UnconfirmedFaults = j.unconfirmed
+		if len(j.found) > 0 {
+			rep.FaultsFile = j.faultsOut
+		}
+	}
 	return rep
 }

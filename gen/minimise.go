@@ -19,13 +19,36 @@ import (
 // goals in one run. All tests are shrunk together, one candidate each per
 // round. The minimised tests come in the order of kept.
 func (j *job) minimise(ctx context.Context, kept []mosa.ArchivedTest) ([]mosa.ArchivedTest, error) {
-	shrinkers := make([]*shrinker, len(kept))
+	tests := make([]*testcase.Test, len(kept))
 	for i, k := range kept {
-		t := k.Test.Clone()
+		tests[i] = k.Test
+	}
+	shrunk, err := j.shrinkAll(ctx, tests, 0, func(i int, _ *testcase.Test, r harness.Result) bool {
+		return covers(r, kept[i].Goals)
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]mosa.ArchivedTest, len(kept))
+	for i, t := range shrunk {
+		out[i] = mosa.ArchivedTest{Test: t, Goals: kept[i].Goals}
+	}
+	return out, nil
+}
+
+// shrinkAll shrinks each of tests as minimise describes, keeping a
+// candidate smaller version of tests[i] when keep accepts the result of
+// one run of it; every test shrinks one candidate per round, all in one
+// executor batch. maxRounds bounds the rounds (0: no bound). The shrunk
+// tests come in the order of tests.
+func (j *job) shrinkAll(ctx context.Context, tests []*testcase.Test, maxRounds int, keep func(i int, c *testcase.Test, r harness.Result) bool) ([]*testcase.Test, error) {
+	shrinkers := make([]*shrinker, len(tests))
+	for i, t := range tests {
+		t = t.Clone()
 		t.Prune()
 		shrinkers[i] = &shrinker{t: t, pos: t.Len() - 1}
 	}
-	for {
+	for round := 0; maxRounds <= 0 || round < maxRounds; round++ {
 		var cands []*testcase.Test
 		var owners []int
 		for i, s := range shrinkers {
@@ -41,22 +64,23 @@ func (j *job) minimise(ctx context.Context, kept []mosa.ArchivedTest) ([]mosa.Ar
 		if err != nil {
 			return nil, err
 		}
-		for j, r := range res {
-			if i := owners[j]; covers(r, kept[i].Goals) {
-				shrinkers[i].accept(cands[j])
+		for k, r := range res {
+			if i := owners[k]; keep(i, cands[k], r) {
+				shrinkers[i].accept(cands[k])
 			}
 		}
 	}
-	out := make([]mosa.ArchivedTest, len(kept))
+	out := make([]*testcase.Test, len(tests))
 	for i, s := range shrinkers {
-		out[i] = mosa.ArchivedTest{Test: s.t, Goals: kept[i].Goals}
+		out[i] = s.t
 	}
 	return out, nil
 }
 
-// covers reports whether a result covers every goal of goals.
+// covers reports whether a result covers every goal of goals, and may
+// stand in a regression test (see harness.Result.Regression).
 func covers(r harness.Result, goals []int32) bool {
-	if r.Trace == nil || r.Status == harness.TimedOut || r.Status == harness.Crashed {
+	if !r.Regression() {
 		return false
 	}
 	have := map[int32]bool{}

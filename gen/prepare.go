@@ -15,6 +15,7 @@ import (
 	"github.com/cling-go/cling/ccfg"
 	"github.com/cling-go/cling/couple"
 	"github.com/cling-go/cling/emit"
+	"github.com/cling-go/cling/fault"
 	"github.com/cling-go/cling/harness"
 	"github.com/cling-go/cling/internal/fstree"
 	"github.com/cling-go/cling/mosa"
@@ -43,6 +44,18 @@ type job struct {
 	final   []namedTest
 	dropped []string
 	taken   map[string]bool
+
+	// Faults: the collector that watches the search (nil when not looking
+	// for faults), the races the verification found, whether the platform
+	// has no race detector, and the file of reproducers: its path, its
+	// source, its faults and the number of faults not confirmed.
+	col         *fault.Collector
+	races       []raceFinding
+	noRace      bool
+	faultsOut   string
+	faultSrc    []byte
+	found       []foundFault
+	unconfirmed int
 }
 
 // prepare checks the pair and the output file, builds the cluster of
@@ -68,8 +81,17 @@ func prepare(ctx context.Context, a *couple.Analysis, cfg Config) (*job, error) 
 		return nil, err
 	}
 	j.out = out
+	if cfg.Faults || cfg.FaultsOnly {
+		j.faultsOut = faultsPath(out)
+		if err := checkOwn(j.faultsOut, cfg.Force); err != nil {
+			return nil, err
+		}
+	}
 	j.dialect = dialectOf(a)
 	j.cluster = testcase.NewCluster(a, cfg.MaxDepth)
+	if j.faultsOut != "" {
+		j.col = fault.NewCollector(a, j.cluster)
+	}
 	seedConstants(a, j.cluster, cfg.Tags)
 	if len(j.cluster.Covering) == 0 {
 		var why []string
@@ -146,15 +168,24 @@ func outputPath(a *couple.Analysis, cfg Config) (string, error) {
 	if err := writable(filepath.Dir(out)); err != nil {
 		return "", &Error{Msg: fmt.Sprintf("cannot write %s: %v", out, err)}
 	}
-	if b, err := os.ReadFile(out); err == nil {
-		if !bytes.Contains(b, []byte(Marker)) && !cfg.Force {
-			return "", &Error{Msg: fmt.Sprintf("%s exists and was not written by cling (use --force to overwrite it)", out)}
-		}
-		if st, err := os.Stat(out); err == nil && st.Mode().Perm()&0o200 == 0 {
-			return "", &Error{Msg: fmt.Sprintf("cannot write %s: file is read-only", out)}
-		}
+	if err := checkOwn(out, cfg.Force); err != nil {
+		return "", err
 	}
 	return out, nil
+}
+
+// checkOwn checks that an existing file at out is one cling wrote (or
+// force is set) and can be written.
+func checkOwn(out string, force bool) error {
+	if b, err := os.ReadFile(out); err == nil {
+		if !bytes.Contains(b, []byte(Marker)) && !force {
+			return &Error{Msg: fmt.Sprintf("%s exists and was not written by cling (use --force to overwrite it)", out)}
+		}
+		if st, err := os.Stat(out); err == nil && st.Mode().Perm()&0o200 == 0 {
+			return &Error{Msg: fmt.Sprintf("cannot write %s: file is read-only", out)}
+		}
+	}
+	return nil
 }
 
 // writable reports whether files can be created in dir, without creating

@@ -12,6 +12,10 @@ import (
 // search runs the search algorithm on the executor, within the budget,
 // and returns its archive: for each coupled branch covered, the shortest
 // test that covered it (and the tests it replaced).
+//
+// When looking for faults, the collector watches every execution; a
+// search for faults alone keeps the goals of the call sites where it saw
+// one objectives once covered, so that other inputs reach them too.
 func (j *job) search(ctx context.Context) (*mosa.Archive, *mosa.Stats, error) {
 	engine := &mosa.Engine{
 		Exec:       j.x,
@@ -21,6 +25,12 @@ func (j *job) search(ctx context.Context) (*mosa.Archive, *mosa.Stats, error) {
 		Parents:    goalParents(j.a),
 		Budget:     j.cfg.Budget,
 		Progress:   j.cfg.Progress,
+	}
+	if j.col != nil {
+		engine.Watch = j.col.Observe
+		if j.cfg.FaultsOnly {
+			engine.Open = j.col.Open
+		}
 	}
 	return engine.Run(ctx, j.algorithm, j.cfg.Search)
 }

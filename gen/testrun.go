@@ -37,35 +37,17 @@ type failure struct {
 // of the package directory (its files and testdata), so that nothing the
 // tests do can touch the module.
 func (j *job) runFile(ctx context.Context, src []byte, tests []namedTest) (map[string]*failure, error) {
-	a, out := j.a, j.out
-	ws, err := probe.NewWorkspace(a.Prog)
+	ws, err := probe.NewWorkspace(j.a.Prog)
 	if err != nil {
 		return nil, err
 	}
 	defer ws.Close()
-	if err := ws.Set(out, src); err != nil {
-		return nil, err
+	bin, blamed, err := j.testBinary(ctx, ws, j.out, src, "verify.test", j.cfg.Tags, false)
+	if err != nil || blamed != nil {
+		return brokenTests(blamed), err
 	}
-	overlay, err := ws.OverlayFile()
+	dir, err := j.packageCopy(ws)
 	if err != nil {
-		return nil, err
-	}
-	bin := filepath.Join(ws.Dir, "verify.test")
-	buildOut, err := gotest.Build(ctx, gotest.BuildOptions{Dir: a.Prog.Dir, Package: a.Caller.Pkg.Path, Binary: bin, Overlay: overlay, Tags: j.cfg.Tags})
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	j.debug(buildOut)
-	if err != nil {
-		lines := strings.Split(string(buildOut), "\n")
-		blamed := blame(src, out, lines)
-		if len(blamed) == 0 {
-			return nil, &Error{Msg: "the generated tests do not build: " + firstLine(lines)}
-		}
-		return brokenTests(blamed), nil
-	}
-	dir := filepath.Join(ws.Dir, "pkg")
-	if err := fstree.CopyPackage(a.Caller.Pkg.Dir, dir); err != nil {
 		return nil, err
 	}
 	// The runs are split over two processes, so that values that differ
@@ -80,6 +62,15 @@ func (j *job) runFile(ctx context.Context, src []byte, tests []namedTest) (map[s
 	if len(failures) > 0 {
 		return failures, nil
 	}
+	// A test that fails under the race detector fails as a whole: it is
+	// dropped, not repaired.
+	if failed, err := j.raceRun(ctx, ws, src, dir, tests); err != nil || len(failed) > 0 {
+		return brokenTests(failed), err
+	}
+	overlay, err := ws.OverlayFile()
+	if err != nil {
+		return nil, err
+	}
 	vetted, err := j.vet(ctx, src, overlay)
 	if err != nil {
 		return nil, err
@@ -89,11 +80,56 @@ func (j *job) runFile(ctx context.Context, src []byte, tests []namedTest) (map[s
 
 // brokenTests makes the failures of blamed tests: all broken.
 func brokenTests(blamed map[string]bool) map[string]*failure {
+	if blamed == nil {
+		return nil
+	}
 	failures := map[string]*failure{}
 	for name := range blamed {
 		failures[name] = &failure{broken: true}
 	}
 	return failures
+}
+
+// testBinary builds the test binary of R's package, with the file path
+// holding src (through an overlay of that file only, in workspace ws), as
+// the file name in the workspace, with the build tags and, if race is
+// set, the race detector. When the build fails in src, it returns the
+// tests of src the errors point into instead; a build that fails
+// elsewhere is an error.
+func (j *job) testBinary(ctx context.Context, ws *probe.Workspace, path string, src []byte, name string, tags []string, race bool) (string, map[string]bool, error) {
+	a := j.a
+	if err := ws.Set(path, src); err != nil {
+		return "", nil, err
+	}
+	overlay, err := ws.OverlayFile()
+	if err != nil {
+		return "", nil, err
+	}
+	bin := filepath.Join(ws.Dir, name)
+	buildOut, err := gotest.Build(ctx, gotest.BuildOptions{Dir: a.Prog.Dir, Package: a.Caller.Pkg.Path, Binary: bin, Overlay: overlay, Tags: tags, Race: race})
+	if ctx.Err() != nil {
+		return "", nil, ctx.Err()
+	}
+	j.debug(buildOut)
+	if err != nil {
+		lines := strings.Split(string(buildOut), "\n")
+		blamed := blame(src, path, lines)
+		if len(blamed) == 0 {
+			return "", nil, &Error{Msg: "the generated tests do not build: " + firstLine(lines)}
+		}
+		return "", blamed, nil
+	}
+	return bin, nil, nil
+}
+
+// packageCopy copies R's package directory into the workspace, where the
+// test binaries run, and returns the copy's path.
+func (j *job) packageCopy(ws *probe.Workspace) (string, error) {
+	dir := filepath.Join(ws.Dir, "pkg")
+	if _, err := os.Stat(dir); err == nil {
+		return dir, nil
+	}
+	return dir, fstree.CopyPackage(j.a.Caller.Pkg.Dir, dir)
 }
 
 // runTests runs the tests n times each in one process of the test binary
@@ -102,19 +138,53 @@ func brokenTests(blamed map[string]bool) map[string]*failure {
 // broken, and the tests that had not run n times yet run again in a new
 // process, so that one such test does not cost the others.
 func (j *job) runTests(ctx context.Context, bin, dir string, tests []namedTest, n int, failures map[string]*failure) error {
-	passes := map[string]int{}
-	fail := func(name string) *failure {
-		if failures[name] == nil {
-			failures[name] = &failure{}
-		}
-		return failures[name]
+	runs, err := j.runProcesses(ctx, bin, dir, namesOf(tests), n)
+	if err != nil {
+		return err
 	}
-	pending := tests
-	for len(pending) > 0 {
-		var names []string
-		for _, t := range pending {
-			names = append(names, t.Name)
+	base := filepath.Base(j.out)
+	for _, t := range tests {
+		r := runs[t.Name]
+		if r == nil || r.fails == 0 {
+			continue
 		}
+		f := failures[t.Name]
+		if f == nil {
+			f = &failure{}
+			failures[t.Name] = f
+		}
+		f.broken = f.broken || r.broken
+		for _, out := range r.failures {
+			lines := failureLines(out, base)
+			f.lines = append(f.lines, lines...)
+			f.broken = f.broken || len(lines) == 0
+		}
+	}
+	return nil
+}
+
+// testRuns is what the runs of one test showed: how many failed (or never
+// ended: the process died while it ran) and passed, the output of each
+// run that failed, and whether one did not run to its end (it never
+// ended, the process died outside any test, or a subtest failed).
+type testRuns struct {
+	fails, passes int
+	failures      []string
+	broken        bool
+}
+
+// runProcesses runs the named tests n times each in processes of the
+// test binary bin, in directory dir: one process, and after a process
+// that ended early (a test that ended it) another for the tests that had
+// not run n times yet. It returns what the runs of each test showed. When
+// a process dies outside any test, every test still to run fails.
+func (j *job) runProcesses(ctx context.Context, bin, dir string, names []string, n int) (map[string]*testRuns, error) {
+	runs := map[string]*testRuns{}
+	for _, name := range names {
+		runs[name] = &testRuns{}
+	}
+	pending := names
+	for len(pending) > 0 {
 		// Every test passed the executor's timeout twice already; the
 		// binary's timeout only guards against one that now hangs. The
 		// binary runs under go tool test2json, whose whole output goes
@@ -123,47 +193,52 @@ func (j *job) runTests(ctx context.Context, bin, dir string, tests []namedTest, 
 		out, err := gotest.Run(ctx, gotest.RunOptions{
 			Binary:    bin,
 			Dir:       dir,
-			Run:       gotest.RunPattern(names),
+			Run:       gotest.RunPattern(pending),
 			Count:     n,
 			Timeout:   timeout,
 			Test2JSON: true,
 		})
 		if err != nil {
-			return err
+			return nil, err
 		}
 		j.debug(out.Output)
 		// A test fails when it or one of its subtests reported a
 		// failure, or when it never ended: the process died while it ran.
 		anyFailed := false
 		for _, t := range out.Tests {
+			r := runs[t.Name]
+			if r == nil {
+				continue
+			}
 			if t.Fails > 0 || t.SubtestFails > 0 || t.Running {
-				f := fail(t.Name)
-				lines := failureLines(t.Output, filepath.Base(j.out))
-				f.lines = append(f.lines, lines...)
-				f.broken = f.broken || t.Running || t.SubtestFails > 0 || len(lines) == 0
+				r.fails += max(t.Fails, 1)
+				r.failures = append(r.failures, t.Output)
+				r.broken = r.broken || t.Running || t.SubtestFails > 0
 				anyFailed = true
 			}
-			passes[t.Name] += t.Passes + t.Skips
+			r.passes += t.Passes + t.Skips
 		}
 		if out.Err == nil {
 			break
 		}
 		if !anyFailed {
 			// The process died outside any test: blame every test.
-			for _, t := range pending {
-				fail(t.Name).broken = true
+			for _, name := range pending {
+				runs[name].fails++
+				runs[name].failures = append(runs[name].failures, string(out.Output))
+				runs[name].broken = true
 			}
 			break
 		}
-		var again []namedTest
-		for _, t := range pending {
-			if failures[t.Name] == nil && passes[t.Name] < n {
-				again = append(again, t)
+		var again []string
+		for _, name := range pending {
+			if r := runs[name]; r.fails == 0 && r.passes < n {
+				again = append(again, name)
 			}
 		}
 		pending = again
 	}
-	return nil
+	return runs, nil
 }
 
 // failureLine is how the testing package starts a message a top-level

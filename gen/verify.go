@@ -142,22 +142,28 @@ func (j *job) render(tests []namedTest, declared map[string]bool) (*emit.Rendere
 	}
 	header := fmt.Sprintf("%s\n\nIntegration tests of %s calling into %s. Each test drives %s's API so that a branch of %s runs inside a call made at one of %s's call sites (a coupled branch).",
 		strings.TrimPrefix(Marker, "// "), a.Caller.Pkg.Path, a.Callee.Pkg.Path, a.Caller.Pkg.Name, a.Callee.Pkg.Name, a.Caller.Pkg.Name)
-	goVersion := "go1.16" // the go command's default without a go directive
-	if m := a.Caller.Pkg.Module; m != nil && m.GoVersion != "" {
-		goVersion = "go" + m.GoVersion
-	}
 	return emit.Render(j.cluster, ets, emit.Options{
 		Package:       a.Caller.Pkg.Name + "_test",
 		Header:        header,
 		Dialect:       j.dialect,
 		MaxEndAsserts: 4,
-		GoVersion:     goVersion,
+		GoVersion:     j.goVersion(),
 		Declared:      declared,
 	})
 }
 
+// goVersion is the language version of the files cling writes: that of
+// R's module.
+func (j *job) goVersion() string {
+	if m := j.a.Caller.Pkg.Module; m != nil && m.GoVersion != "" {
+		return "go" + m.GoVersion
+	}
+	return "go1.16" // the go command's default without a go directive
+}
+
 // declaredInTests returns the package-scope names the other test files
-// of R's directory declare: in package R_test every kind of
+// of R's directory (not the files cling writes) declare: in package
+// R_test every kind of
 // declaration, with which an import or a test of the generated file would
 // clash, and in any test file the functions, so that a generated test is
 // never confused with a hand-written one of the same name.
@@ -166,7 +172,7 @@ func (j *job) declaredInTests() map[string]bool {
 	taken := map[string]bool{}
 	files, _ := filepath.Glob(filepath.Join(j.a.Caller.Pkg.Dir, "*_test.go"))
 	for _, f := range files {
-		if filepath.Clean(f) == filepath.Clean(j.out) {
+		if filepath.Clean(f) == filepath.Clean(j.out) || j.faultsOut != "" && filepath.Clean(f) == filepath.Clean(j.faultsOut) {
 			continue
 		}
 		parsed, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.SkipObjectResolution)

@@ -1,0 +1,70 @@
+package gen
+
+import (
+	"context"
+	"strings"
+
+	"github.com/cling-go/cling/probe"
+)
+
+// raceFinding is a test of the file that failed under the race detector
+// with a race report: a fault, not a regression test.
+type raceFinding struct {
+	test   namedTest
+	report string
+}
+
+// raceRun runs the tests once more, built with the race detector, when
+// looking for faults and where the platform supports it (the first build
+// that fails says it does not, and no race run is tried again). It
+// returns the tests that failed: those whose output has a race report
+// are recorded in j.races, as faults; others are dropped as unstable.
+func (j *job) raceRun(ctx context.Context, ws *probe.Workspace, src []byte, dir string, tests []namedTest) (map[string]bool, error) {
+	if !j.cfg.Faults || j.noRace {
+		return nil, nil
+	}
+	bin, blamed, err := j.testBinary(ctx, ws, j.out, src, "verify.race.test", j.cfg.Tags, true)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if err != nil || blamed != nil {
+		j.noRace = true
+		return nil, nil
+	}
+	runs, err := j.runProcesses(ctx, bin, dir, namesOf(tests), 1)
+	if err != nil {
+		return nil, err
+	}
+	failed := map[string]bool{}
+	for _, t := range tests {
+		r := runs[t.Name]
+		if r == nil || r.fails == 0 {
+			continue
+		}
+		failed[t.Name] = true
+		for _, out := range r.failures {
+			if report := raceReport(out); report != "" {
+				j.races = append(j.races, raceFinding{test: t, report: report})
+				break
+			}
+		}
+	}
+	return failed, nil
+}
+
+// raceMarker starts a report of the race detector.
+const raceMarker = "WARNING: DATA RACE"
+
+// raceReport returns the first race report in a test's output, "" if
+// there is none.
+func raceReport(output string) string {
+	i := strings.Index(output, raceMarker)
+	if i < 0 {
+		return ""
+	}
+	report := output[i:]
+	if end := strings.Index(report, "=================="); end > 0 {
+		report = report[:end]
+	}
+	return report
+}
