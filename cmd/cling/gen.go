@@ -27,7 +27,7 @@ func genCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "gen",
 		Usage:     "generate integration tests that cover the coupled branches of a pair",
-		UsageText: "cling gen --caller R --callee E [--algorithm NAME] [--crossover NAME] [--budget 60s] [--max-evals N] [--seed N] [--workers N] [--out FILE] [--json]",
+		UsageText: "cling gen --caller R --callee E [--algorithm NAME] [--crossover NAME] [--budget 60s] [--max-evals N] [--seed N] [--workers N] [--out FILE] [--faults=false | --faults-only] [--json]",
 		Description: `Searches for test cases that drive R's exported API so that branches of E run
 inside calls made at R's call sites, keeps the shortest test for each coupled
 branch covered, minimises the tests, adds assertions from the values three
@@ -37,6 +37,19 @@ out an assertion whose value differs under go test), and writes
 touched. Assertions use testify when the module already requires it, the
 testing package otherwise. The same --seed with --max-evals gives the same
 file whatever --workers is.
+
+Faults: the executions that end in a Go runtime error (nil dereference, index
+out of range, ...), hang inside a call made at one of R's call sites, crash the
+runtime, or leave a goroutine running, and the tests that race under the race
+detector (verification runs them with -race), are fault candidates, never
+regression tests. Each, deduplicated by kind, place and call site, gets a
+minimised reproducer in <R dir>/cling_<E name>_faults_test.go, behind the build
+tag cling_faults (go test -tags cling_faults ./R fails once per fault), once it
+failed the same way in two fresh processes. A runtime error caused by an
+argument the test passed (nil, or a struct literal where a constructor exists)
+is misuse, and an explicit panic(v) is behaviour the tests assert: both are
+only counted. --faults-only searches for faults alone and writes only that
+file.
 
 Search algorithms (--algorithm):
 ` + entryList(mosa.Algorithms()) + `
@@ -64,6 +77,8 @@ Secondary objectives of ` + frontAlgorithms() + ` (--secondary):
 			&cli.IntFlag{Name: "cost-runs", Value: d.CostRuns, Usage: "with --json, run the written suite in `N` fresh processes to measure its run time and allocations (0: do not)"},
 			&cli.IntFlag{Name: "repair-attempts", Value: d.Search.RepairAttempts, Usage: "up to `N` mutations may restore a covering call before an offspring is dropped"},
 			&cli.StringFlag{Name: "stats", Usage: "append the configuration and statistics of the run to `FILE` (CSV if it ends in .csv, JSON lines otherwise)"},
+			&cli.BoolFlag{Name: "faults", Value: d.Faults, Usage: "look for faults and write their reproducers (see above)"},
+			&cli.BoolFlag{Name: "faults-only", Usage: "search for faults alone: keep exploring the call sites where one was seen, write only the reproducers"},
 			&cli.BoolFlag{Name: "json", Usage: "write the result as JSON to stdout"},
 		),
 		Action: runGen,
@@ -126,6 +141,11 @@ func runGen(c *cli.Context) error {
 		return usagef("%v", err)
 	}
 	cfg.Fitness = form
+	cfg.Faults = c.Bool("faults")
+	cfg.FaultsOnly = c.Bool("faults-only")
+	if cfg.FaultsOnly && c.IsSet("faults") && !cfg.Faults {
+		return usagef("--faults-only and --faults=false contradict each other")
+	}
 	cfg.Debug = debugWriter(c.App.ErrWriter)
 	a, err := loadPair(c)
 	if err != nil {
@@ -234,14 +254,14 @@ func entryList(entries []mosa.Entry) string {
 }
 
 func writeGenText(w io.Writer, a *couple.Analysis, rep *gen.Report) {
-	rel, err := filepath.Rel(a.Prog.Dir, rep.TestFile)
-	if err != nil || strings.HasPrefix(rel, "..") {
-		rel = rep.TestFile
+	if rep.TestFile != "" {
+		fmt.Fprintf(w, "wrote %s: %d tests (assertions: %s)\n", relPath(a, rep.TestFile), rep.Tests, rep.Assertions)
+		fmt.Fprintf(w, "coupled branches covered: %d of %d (%s) by the file, %d (%s) by the search's archive; %s search in %.1fs, %d executions\n",
+			rep.Covered, rep.CoupledBranches, percent(rep.Covered, rep.CoupledBranches),
+			rep.Stats.Covered, percent(rep.Stats.Covered, rep.CoupledBranches), rep.Stats.Algorithm, rep.SearchSeconds, rep.Executions)
+	} else {
+		fmt.Fprintf(w, "searched for faults: %s search in %.1fs, %d executions\n", rep.Stats.Algorithm, rep.SearchSeconds, rep.Executions)
 	}
-	fmt.Fprintf(w, "wrote %s: %d tests (assertions: %s)\n", rel, rep.Tests, rep.Assertions)
-	fmt.Fprintf(w, "coupled branches covered: %d of %d (%s) by the file, %d (%s) by the search's archive; %s search in %.1fs, %d executions\n",
-		rep.Covered, rep.CoupledBranches, percent(rep.Covered, rep.CoupledBranches),
-		rep.Stats.Covered, percent(rep.Stats.Covered, rep.CoupledBranches), rep.Stats.Algorithm, rep.SearchSeconds, rep.Executions)
 	if rep.Executor.Environment == harness.PlainMain {
 		fmt.Fprintf(w, "the search ran its tests in a plain executor, without the test files of %s: %s\n", a.Caller.Pkg.Path, rep.Executor.PlainReason)
 	}
@@ -263,6 +283,42 @@ func writeGenText(w io.Writer, a *couple.Analysis, rep *gen.Report) {
 			fmt.Fprintf(w, "  %s\n", u)
 		}
 	}
+	writeFaultsText(w, a, rep)
+}
+
+// writeFaultsText writes what the run found about faults: the file of
+// reproducers and one line per fault, then the counts of what was no
+// fault.
+func writeFaultsText(w io.Writer, a *couple.Analysis, rep *gen.Report) {
+	if rep.Faults == nil {
+		return // not looked for
+	}
+	if rep.FaultsFile != "" {
+		fmt.Fprintf(w, "wrote %s: %d faults (go test -tags %s ./%s)\n", relPath(a, rep.FaultsFile), len(rep.Faults), gen.FaultTag, filepath.Dir(relPath(a, rep.FaultsFile)))
+	} else {
+		fmt.Fprintf(w, "no fault found\n")
+	}
+	for _, f := range rep.Faults {
+		site := f.CallSite
+		if site == "" {
+			site = "none"
+		}
+		fmt.Fprintf(w, "fault: %s at %s (%s), call site %s, %s\n", f.Kind, f.Pos, f.Func, site, f.Test)
+	}
+	fmt.Fprintf(w, "not faults: %d misuses of the API, %d explicit panics", rep.Misuse, rep.ExplicitPanics)
+	if rep.UnconfirmedFaults > 0 {
+		fmt.Fprintf(w, "; %d fault candidates did not fail the same way twice", rep.UnconfirmedFaults)
+	}
+	fmt.Fprintln(w)
+}
+
+// relPath is path relative to the module's directory, if it is inside.
+func relPath(a *couple.Analysis, path string) string {
+	rel, err := filepath.Rel(a.Prog.Dir, path)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return path
+	}
+	return rel
 }
 
 // writerIsTerminal reports whether w is a terminal.
