@@ -958,10 +958,10 @@ const testLabel = "cling_test"
 
 // leakedStack waits up to leakGrace until no more than want goroutines
 // run, and returns the stack (see stackLines) of a goroutine still running
-// that the test labelled label started, directly or not, and whose stack
-// is not the standard library's alone (its background goroutines, such as
-// the one signal.Notify starts once, are no leak of a test); "" if there
-// is none.
+// that the test labelled label started, directly or not, and that runs
+// code of the caller or callee (the background goroutines of the standard
+// library or another module, such as the one signal.Notify starts once,
+// are no leak of the pair); "" if there is none.
 func (s *server) leakedStack(want int, label string) string {
 	// The test's own goroutine may be on its way out.
 	for i := 0; i < 3 && runtime.NumGoroutine() > want; i++ {
@@ -984,8 +984,8 @@ func (s *server) leakedStack(want int, label string) string {
 }
 
 // labelledStack finds, in a goroutine profile in its debug=1 text form,
-// the stack of a goroutine labelled label (see testLabel) that is not the
-// standard library's alone.
+// the stack of a goroutine labelled label (see testLabel) with a frame of
+// one of the packages pkgs.
 func labelledStack(profile, label string, pkgs []string) string {
 	want := fmt.Sprintf("%q:%q", testLabel, label)
 	for _, rec := range strings.Split(profile, "\n\n") {
@@ -1007,29 +1007,38 @@ func labelledStack(profile, label string, pkgs []string) string {
 			}
 			frames = append(frames, frameText{fn: fn, loc: strings.TrimSpace(parts[3])})
 		}
-		if labelled && !standardOnly(frames, pkgs) {
+		if labelled && inPackages(frames, pkgs) {
 			return stackLines(frames)
 		}
 	}
 	return ""
 }
 
-// standardOnly reports whether every frame is of the standard library (or
-// of the executor's main package): of a package whose path's first element
-// has no dot, and which is not one of pkgs.
-func standardOnly(frames []frameText, pkgs []string) bool {
+// inPackages reports whether a frame is of one of the packages pkgs.
+func inPackages(frames []frameText, pkgs []string) bool {
 	for _, f := range frames {
-		for _, p := range pkgs {
-			if strings.HasPrefix(f.fn, p+".") {
-				return false
-			}
-		}
-		first, _, _ := strings.Cut(packageOf(f.fn), "/")
-		if strings.Contains(first, ".") {
-			return false
+		if packageIn(f.fn, pkgs) {
+			return true
 		}
 	}
-	return true
+	return false
+}
+
+// packageIn reports whether a function belongs to one of the packages.
+func packageIn(fn string, pkgs []string) bool {
+	for _, p := range pkgs {
+		if strings.HasPrefix(fn, p+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// isStandard reports whether a function belongs to the standard library:
+// to a package whose path's first element has no dot.
+func isStandard(fn string) bool {
+	first, _, _ := strings.Cut(packageOf(fn), "/")
+	return !strings.Contains(first, ".")
 }
 
 // packageOf returns the import path of a function's package, as the
@@ -1058,7 +1067,7 @@ func stackLines(frames []frameText) string {
 	for i, f := range frames {
 		if isProbeFrame(f.fn) {
 			start = i + 1
-		} else if !isRuntimeFrame(f.fn) && (start > 0 || !standardOnly(frames[i:i+1], nil)) {
+		} else if !isRuntimeFrame(f.fn) && (start > 0 || !isStandard(f.fn)) {
 			break
 		}
 	}

@@ -37,12 +37,38 @@ type Test struct {
 	Last    string
 	Elapsed time.Duration
 	// Output is what the test and its subtests printed, read from output
-	// events: the last 8 KiB of it.
+	// events: its first and its last 8 KiB (where a panic's or a fatal
+	// error's report begins, and where the test ended), with a line
+	// "[...]" between them when it printed more.
 	Output string
+	// head and tail are the kept parts of the output; cut says whether
+	// some was left out between them.
+	head, tail string
+	cut        bool
 }
 
-// maxTestOutput bounds the output kept per test, whatever a test prints.
+// maxTestOutput bounds each kept part of the output of a test, whatever
+// it prints.
 const maxTestOutput = 8 << 10
+
+// addOutput appends to the test's output, keeping its first and last
+// maxTestOutput bytes.
+func (t *Test) addOutput(s string) {
+	if room := maxTestOutput - len(t.head); room > 0 && t.tail == "" {
+		n := min(room, len(s))
+		t.head += s[:n]
+		s = s[n:]
+	}
+	t.tail += s
+	if len(t.tail) > maxTestOutput {
+		t.tail = t.tail[len(t.tail)-maxTestOutput:]
+		t.cut = true
+	}
+	t.Output = t.head + t.tail
+	if t.cut {
+		t.Output = t.head + "\n[...]\n" + t.tail
+	}
+}
 
 // Report gathers the events of one run into results per top-level test.
 type Report struct {
@@ -76,10 +102,7 @@ func (r *Report) add(e Event) {
 	t := r.test(e.Package, top)
 	switch {
 	case e.Action == "output":
-		t.Output += e.Output
-		if len(t.Output) > maxTestOutput {
-			t.Output = t.Output[len(t.Output)-maxTestOutput:]
-		}
+		t.addOutput(e.Output)
 	case sub != "":
 		if e.Action == "fail" {
 			t.SubtestFails++

@@ -152,10 +152,19 @@ func TestDecodeKeepsOutputPerTest(t *testing.T) {
 	assert.Equal(t, "=== RUN   TestA\n    a_test.go:9: sub\n--- FAIL: TestA (0.00s)\n", r.Tests[0].Output)
 	assert.Equal(t, "b\n", r.Tests[1].Output)
 
-	long := strings.Repeat("x", maxTestOutput-1) + "\n"
+	// The first 8 KiB (where a report begins) and the last (where the
+	// test ended) are kept.
+	head := "first\n" + strings.Repeat("h", maxTestOutput-6)
+	tail := strings.Repeat("t", maxTestOutput-5) + "last\n"
 	r = Decode(strings.NewReader(`{"Action":"output","Test":"TestC","Output":"first\n"}
-{"Action":"output","Test":"TestC","Output":"` + strings.Repeat("x", maxTestOutput-1) + `\n"}`))
-	assert.Equal(t, long, r.Tests[0].Output, "only the last 8 KiB are kept")
+{"Action":"output","Test":"TestC","Output":"` + strings.Repeat("h", maxTestOutput-6) + `"}
+{"Action":"output","Test":"TestC","Output":"` + strings.Repeat("m", 100) + `"}
+{"Action":"output","Test":"TestC","Output":"` + strings.Repeat("t", maxTestOutput-5) + `last\n"}`))
+	assert.Equal(t, len(head+"\n[...]\n"+tail), len(r.Tests[0].Output))
+	assert.True(t, r.Tests[0].Output == head+"\n[...]\n"+tail, "the first and the last 8 KiB are kept")
+	r = Decode(strings.NewReader(`{"Action":"output","Test":"TestD","Output":"a\n"}
+{"Action":"output","Test":"TestD","Output":"b\n"}`))
+	assert.Equal(t, "a\nb\n", r.Tests[0].Output, "nothing is cut from a short output")
 }
 
 func TestBuildError(t *testing.T) {
