@@ -151,6 +151,10 @@ func TestMisused(t *testing.T) {
 			"the *store.Feed made by (*catalog.Catalog).Follow is never released (Close is not called)"},
 		{"leak, a feed closed", s.Test(newCatalog, testscript.Call("(*catalog.Catalog).Follow", cat), testscript.Call("(*store.Feed).Close", testscript.Result{Step: 1})), -1, fault.Leak, nil,
 			""},
+		{"leak, one of two feeds closed", s.Test(newCatalog, testscript.Call("(*catalog.Catalog).Follow", cat), testscript.Call("(*catalog.Catalog).Follow", cat), testscript.Call("(*store.Feed).Close", testscript.Result{Step: 1})), -1, fault.Leak, nil,
+			"the *store.Feed made by (*catalog.Catalog).Follow is never released (Close is not called)"},
+		{"leak, the close never ran", s.Test(newCatalog, testscript.Call("(*catalog.Catalog).Follow", cat), testscript.Call("(*catalog.Catalog).Restock", cat, "tea", "many"), testscript.Call("(*store.Feed).Close", testscript.Result{Step: 1})), 2, fault.Leak, nil,
+			"the *store.Feed made by (*catalog.Catalog).Follow is never released (Close is not called)"},
 		{"leak, nothing to release", s.Test(newCatalog, testscript.Call("(*catalog.Catalog).Announce", cat, 200)), -1, fault.Leak, nil,
 			""},
 	}

@@ -8,7 +8,8 @@ import (
 )
 
 // Misused tells whether a fault candidate of kind k, which test t ran into
-// at statement stmt (-1 if not known), is the test's own mistake: misuse
+// at statement stmt (-1 if not known; for a leak, the statement that
+// panicked, if one did), is the test's own mistake: misuse
 // of the API rather than a fault. It returns the reason, or "" when the
 // candidate stays a fault. The rule looks at the arguments the statement
 // passes, its receiver included, as the test made them:
@@ -17,7 +18,7 @@ import (
 //     dereference, an assignment to a nil map, a close of a nil channel, a
 //     goroutine blocked for ever), an argument written as nil of a pointer,
 //     func, map, channel or interface type;
-//  2. a struct that bypasses its constructor: for any runtime error, an
+//  2. a struct that bypasses its constructor: for any fault, an
 //     argument that is a composite literal or the zero value of a struct
 //     type (or a pointer to one) that has unexported fields, which only
 //     its package can set, when a constructor for the type exists (a
@@ -28,12 +29,16 @@ import (
 //     that returned a non-nil error;
 //  4. a resource not released: for a leaked goroutine, a value the test
 //     made whose type has a method Close, Stop, Shutdown or Cancel that
-//     the test never called.
+//     the test never called on it (in the statements that ran).
 //
 // Faults with no statement (crashes) and data races are never misuse.
 func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, out *testcase.Outcome) string {
 	if k == Leak {
-		return unreleased(t)
+		ran := t.Len()
+		if stmt >= 0 && stmt < ran {
+			ran = stmt + 1 // the test panicked there
+		}
+		return unreleased(t.Prefix(ran))
 	}
 	if stmt < 0 || stmt >= t.Len() || k == Race {
 		return ""
@@ -156,18 +161,21 @@ func failedNil(out *testcase.Outcome, ref testcase.Ref) bool {
 var releasers = map[string]bool{"Close": true, "Stop": true, "Shutdown": true, "Cancel": true}
 
 // unreleased returns the reason a leak is misuse: a value the test made
-// has a releasing method the test never called.
+// has a releasing method the test never called on it.
 func unreleased(t *testcase.Test) string {
-	called := map[string]bool{}
+	called := map[testcase.Ref]map[string]bool{}
 	for _, s := range t.Stmts {
-		if s.Op.Kind == testcase.OpCall && s.Op.Method && s.Op.Func != nil {
-			called[s.Op.Func.Name()] = true
+		if s.Op.Kind == testcase.OpCall && s.Op.Method && s.Op.Func != nil && len(s.Args) > 0 {
+			if called[s.Args[0]] == nil {
+				called[s.Args[0]] = map[string]bool{}
+			}
+			called[s.Args[0]][s.Op.Func.Name()] = true
 		}
 	}
-	for _, s := range t.Stmts {
-		for _, typ := range s.Op.Outputs() {
+	for i, s := range t.Stmts {
+		for r, typ := range s.Op.Outputs() {
 			for _, m := range releaseMethods(typ) {
-				if !called[m] {
+				if !called[testcase.Ref{Stmt: i, Result: r}][m] {
 					return fmt.Sprintf("the %s made by %s is never released (%s is not called)", types.TypeString(typ, shortQualifier), s.Op.Name, m)
 				}
 			}

@@ -147,7 +147,8 @@ func TestGenEndToEnd(t *testing.T) {
 // On a callee that panics, exits, spins, blocks, overflows its stack and
 // races, gen keeps going and writes a file that passes: no kept test
 // exits, hangs or crashes. The executor counts what happened; with an
-// evaluation budget nothing is cut short at the adaptive limit.
+// evaluation budget nothing is cut short at the adaptive limit. The loop
+// and the select{} are faults, with reproducers.
 func TestGenOnHostileCode(t *testing.T) {
 	dir := fixture.Copy(t, "hostile")
 	before := fixture.Snapshot(t, dir)
@@ -155,6 +156,7 @@ func TestGenOnHostileCode(t *testing.T) {
 	require.Equal(t, 0, r.code, r.stderr)
 	var rep struct {
 		genJSON
+		faultsJSON
 		Executor struct {
 			Panics         int `json:"panics"`
 			Exits          int `json:"exits"`
@@ -172,7 +174,13 @@ func TestGenOnHostileCode(t *testing.T) {
 	assert.Positive(t, rep.Executor.Hangs)
 	assert.Positive(t, rep.Executor.StackOverflows, "the recursion stops at the stack bound")
 	assert.Zero(t, rep.Executor.Cuts)
-	assert.Equal(t, []string{"caller/cling_callee_test.go"}, fstree.Diff(before, fixture.Snapshot(t, dir)))
+	kinds := map[string]string{}
+	for _, f := range rep.Faults {
+		kinds[f.Kind] = f.Func
+	}
+	assert.Equal(t, "callee.spin", kinds["hang"])
+	assert.Equal(t, "callee.Step", kinds["all goroutines asleep"])
+	assert.Equal(t, []string{"caller/cling_callee_faults_test.go", "caller/cling_callee_test.go"}, fstree.Diff(before, fixture.Snapshot(t, dir)))
 	goTest(t, dir, "./caller")
 }
 
