@@ -153,6 +153,14 @@ func TestGenFaultsOnlyAndOff(t *testing.T) {
 	assert.Regexp(t, `(?m)^searched for faults: mosa search in`, r.stdout)
 	assert.Regexp(t, `(?m)^fault: index out of range at store/store.go:47 \(store\.\(\*Ring\)\.Get\), call site catalog/catalog.go:\d+:18, TestFaultIndexOutOfRange_Get_L47`, r.stdout)
 	assert.Equal(t, []string{"catalog/cling_store_faults_test.go"}, fstree.Diff(before, fixture.Snapshot(t, dir)))
+	// One line per fault: one per reproducer of the file.
+	reproducers := regexp.MustCompile(`(?m)^func (TestFault\w+)\(`).FindAllStringSubmatch(readFile(t, filepath.Join(dir, "catalog", "cling_store_faults_test.go")), -1)
+	lines := regexp.MustCompile(`(?m)^fault: .*, (TestFault\w+)$`).FindAllStringSubmatch(r.stdout, -1)
+	require.NotEmpty(t, reproducers)
+	require.Len(t, lines, len(reproducers), r.stdout)
+	for i := range lines {
+		assert.Equal(t, reproducers[i][1], lines[i][1], "the lines in the file's order")
+	}
 
 	dir = fixture.Copy(t, "faults")
 	before = fixture.Snapshot(t, dir)
