@@ -49,15 +49,16 @@ func (f *faultCall) write(b *strings.Builder, stmt string) {
 }
 
 // faultHelpers are the helpers of a file of reproducers; the names
-// clingFault and clingNeedsRace, and the package names testing, time,
-// runtime and debug are replaced with those the file uses.
+// clingFault, clingGoroutines and clingNeedsRace, and the package names
+// testing, time, runtime, debug and strings are replaced with those the
+// file uses.
 const faultHelpers = `// clingFault runs f, the call that shows a fault, and fails the test with
 // what went wrong: a panic, with its stack; a call that does not return
 // within timeout; or a goroutine the call started that is still running
 // 100ms after it returned.
 func clingFault(t *testing.T, timeout time.Duration, f func()) {
 	t.Helper()
-	before := runtime.NumGoroutine()
+	before := clingGoroutines(nil)
 	type ending struct {
 		panicked bool
 		value    interface{}
@@ -83,13 +84,38 @@ func clingFault(t *testing.T, timeout time.Duration, f func()) {
 	case <-time.After(timeout):
 		t.Fatalf("the call did not return within %v", timeout)
 	}
-	for deadline := time.Now().Add(100 * time.Millisecond); runtime.NumGoroutine() > before && time.Now().Before(deadline); {
+	started := clingGoroutines(before)
+	for deadline := time.Now().Add(100 * time.Millisecond); len(started) > 0 && time.Now().Before(deadline); started = clingGoroutines(before) {
 		time.Sleep(time.Millisecond)
 	}
-	if runtime.NumGoroutine() > before {
-		buf := make([]byte, 1<<20)
-		t.Fatalf("a goroutine the call started is still running 100ms after it returned:\n\n%s", buf[:runtime.Stack(buf, true)])
+	if len(started) > 0 {
+		t.Fatalf("a goroutine the call started is still running 100ms after it returned:\n\n%s", strings.Join(started, "\n\n"))
 	}
+}
+
+// clingGoroutines returns the stacks of the running goroutines whose
+// number is not that of one in before: all of them if before is nil.
+// Goroutines are told apart by number, not counted: one that an earlier
+// test left and that ends meanwhile does not hide a new one.
+func clingGoroutines(before []string) []string {
+	buf := make([]byte, 1<<16)
+	n := runtime.Stack(buf, true)
+	for n == len(buf) {
+		buf = make([]byte, 2*len(buf))
+		n = runtime.Stack(buf, true)
+	}
+	number := func(stack string) string { return stack[:strings.Index(stack+" [", " [")] }
+	seen := map[string]bool{}
+	for _, s := range before {
+		seen[number(s)] = true
+	}
+	var out []string
+	for _, s := range strings.Split(strings.TrimSpace(string(buf[:n])), "\n\n") {
+		if !seen[number(s)] {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // clingNeedsRace skips a test that shows a data race unless the race
@@ -118,7 +144,9 @@ func FaultFile(c *testcase.Cluster, reps []Reproducer, opts Options, tag string)
 	timeName := im.use("time", "time")
 	runtimeName := im.use("runtime", "runtime")
 	debugName := im.use("runtime/debug", "debug")
+	stringsName := im.use("strings", "strings")
 	helper, needsRace := freeName("clingFault", opts.Declared), freeName("clingNeedsRace", opts.Declared)
+	goroutines := freeName("clingGoroutines", opts.Declared)
 	tests := make([]Test, len(reps))
 	for i, r := range reps {
 		tests[i] = Test{Name: r.Name, Test: r.Test}
@@ -150,9 +178,9 @@ func FaultFile(c *testcase.Cluster, reps []Reproducer, opts Options, tag string)
 		fmt.Fprintf(&body, "%s}\n\n", code)
 	}
 	body.WriteString(strings.NewReplacer(
-		"clingFault", helper, "clingNeedsRace", needsRace,
+		"clingFault", helper, "clingNeedsRace", needsRace, "clingGoroutines", goroutines,
 		"*testing.T", "*"+testingName+".T",
-		"time.", timeName+".", "runtime.", runtimeName+".", "debug.", debugName+".",
+		"time.", timeName+".", "runtime.", runtimeName+".", "debug.", debugName+".", "strings.", stringsName+".",
 		"interface{}", emptyInterface(im.noAny),
 	).Replace(faultHelpers))
 	file, _ := assemble([]byte("//go:build "+tag+"\n\n"), opts, im, body.Bytes())
