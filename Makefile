@@ -7,9 +7,12 @@ BIN := bin/cling
 build:
 	$(GO) build -o $(BIN) ./cmd/cling
 
-# The test suite (the README's test command; .ci/run runs it too).
+# The test suite (the README's test command; .ci/run runs it too). The
+# end-to-end tests of cmd/cling run the real binary for several minutes,
+# more than go test's default limit of 10 minutes per package on a busy
+# machine.
 test:
-	$(GO) test ./...
+	$(GO) test -timeout 30m ./...
 
 lint:
 	$(GO) vet ./...

@@ -165,7 +165,7 @@ func TestGenFaultsOnlyAndOff(t *testing.T) {
 	dir = fixture.Copy(t, "faults")
 	before = fixture.Snapshot(t, dir)
 	r = runCling(t, dir, "gen", "--json", "--faults=false", "--caller", "./catalog", "--callee", "./store",
-		"--max-evals", "1500", "--seed", "2", "--timeout", "300ms")
+		"--max-evals", "600", "--seed", "2", "--timeout", "300ms")
 	require.Equal(t, 0, r.code, r.stderr)
 	var rep faultsJSON
 	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep), r.stdout)
