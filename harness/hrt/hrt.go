@@ -238,6 +238,8 @@ type exitRequest struct {
 	stmt     int
 	frame    string
 	overflow bool
+	// stack is where the recursion was, with overflow (see stackLines).
+	stack string
 }
 
 func newServer(cfg Config) *server {
@@ -463,7 +465,7 @@ func (s *server) exitRequested(code int, message string) {
 // Either way no code of the test runs where a real stack overflow would
 // have ended the process, except deferred functions on the way up.
 func (s *server) stackOverflowed() (unwind bool) {
-	e := exitRequest{frame: innermostFrame(s.cfg.Packages, 3, ""), overflow: true}
+	e := exitRequest{frame: innermostFrame(s.cfg.Packages, 3, ""), overflow: true, stack: currentStack()}
 	unwind = s.onTestGoroutine()
 	current.Lock()
 	if res := current.res; res != nil {
@@ -653,7 +655,7 @@ wait:
 	if exited {
 		res.status, res.code, res.message, res.frame, res.stmt = statusExit, ex.code, ex.message, ex.frame, ex.stmt
 		if ex.overflow {
-			res.status = statusOverflow
+			res.status, res.stack = statusOverflow, ex.stack
 		}
 		// The exiting goroutine blocks for ever; any other the test left
 		// must not run on into the next test.
@@ -664,7 +666,7 @@ wait:
 		return res
 	}
 	if overflow != nil {
-		res.status, res.stmt, res.message, res.frame = statusOverflow, overflow.stmt, "", overflow.frame
+		res.status, res.stmt, res.message, res.frame, res.stack = statusOverflow, overflow.stmt, "", overflow.frame, overflow.stack
 		return res
 	}
 	if !finished {
@@ -1076,7 +1078,7 @@ func stackLines(frames []frameText) string {
 	}
 	frames = frames[start:]
 	for i, f := range frames {
-		if strings.HasPrefix(f.fn, "main.") {
+		if isExecutorFrame(f.fn) {
 			frames = frames[:i]
 			break
 		}
@@ -1100,6 +1102,40 @@ func stackLines(frames []frameText) string {
 func isProbeFrame(fn string) bool {
 	slash := strings.LastIndexByte(fn, '/')
 	return slash >= 0 && strings.HasPrefix(fn[slash+1:], "clingprobe_rt")
+}
+
+// isExecutorFrame reports whether a function belongs to the executor:
+// package main of a plain executor, or the package clingharness
+// (clingharness2, ...) cling adds to R's test binary.
+func isExecutorFrame(fn string) bool {
+	if strings.HasPrefix(fn, "main.") {
+		return true
+	}
+	slash := strings.LastIndexByte(fn, '/')
+	return slash >= 0 && strings.HasPrefix(fn[slash+1:], "clingharness")
+}
+
+// currentStack returns the stack of the calling goroutine (see
+// stackLines) below the executor's own frames, however deep it is.
+func currentStack() string {
+	pcs := make([]uintptr, 512)
+	n := runtime.Callers(2, pcs)
+	for n == len(pcs) {
+		pcs = make([]uintptr, 2*len(pcs))
+		n = runtime.Callers(2, pcs)
+	}
+	frames := runtime.CallersFrames(pcs[:n])
+	var out []frameText
+	for {
+		f, more := frames.Next()
+		if len(out) > 0 || !isExecutorFrame(f.Function) {
+			out = append(out, frameText{fn: f.Function, loc: f.File + ":" + strconv.Itoa(f.Line)})
+		}
+		if !more {
+			break
+		}
+	}
+	return stackLines(out)
 }
 
 // isRuntimeFrame reports whether a function belongs to the runtime.
