@@ -142,3 +142,16 @@ func dedupe(bs []Branch) []Branch {
 	}
 	return out
 }
+
+// ControllingEntry returns the branches on which reaching the entry of
+// function f (of R or E) is control dependent: the branches of its
+// callers that lead unavoidably to a call of f, and entry:f if f is
+// externally callable, lifted as described at controlling. The result is
+// sorted and memoised; callers must not modify it.
+func (a *Analysis) ControllingEntry(f *ccfg.Function) []Branch {
+	c := a.Caller
+	if f.Pkg == a.Callee.Pkg {
+		c = a.Callee
+	}
+	return a.ctl.controlling(c, f, []int{0})
+}

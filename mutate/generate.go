@@ -11,7 +11,9 @@ import (
 	"github.com/cling-go/cling/ccfg"
 	"github.com/cling-go/cling/couple"
 	"github.com/cling-go/cling/internal/srcedit"
+	"github.com/cling-go/cling/internal/typeinfo"
 	"github.com/cling-go/cling/probe"
+	"github.com/cling-go/cling/targets"
 )
 
 // rtName is the name mutated files import the probe runtime under.
@@ -87,14 +89,23 @@ type generator struct {
 	files   []*srcFile
 	byTF    map[*token.File]*srcFile
 	mutants []*Mutant
-	errType types.Type
+	// ifMutants are the pair's interface mutants, found by package
+	// targets when an interface operator is selected.
+	ifMutants []*targets.Mutant
 }
 
 // newGenerator finds every mutant of the operators in R and E.
 func newGenerator(a *couple.Analysis, ops []Operator) (*generator, error) {
-	g := &generator{a: a, ops: map[Operator]bool{}, byTF: map[*token.File]*srcFile{}, errType: types.Universe.Lookup("error").Type()}
+	g := &generator{a: a, ops: map[Operator]bool{}, byTF: map[*token.File]*srcFile{}}
 	for _, o := range ops {
 		g.ops[o] = true
+	}
+	if g.ops[RetStaRep] || g.ops[FunCalDel] {
+		ms, err := targets.InterfaceMutants(a)
+		if err != nil {
+			return nil, err
+		}
+		g.ifMutants = ms
 	}
 	for _, c := range []*ccfg.CCFG{a.Caller, a.Callee} {
 		if err := g.addFiles(c.Pkg); err != nil {
@@ -249,75 +260,11 @@ func (g *generator) add(s *site, op Operator, pos token.Pos, variant int, desc s
 // typeText names t in file f, with the file's import names, and false if
 // it cannot be named there.
 func (f *srcFile) typeText(t types.Type) (string, bool) {
-	ok := true
-	s := types.TypeString(t, func(p *types.Package) string {
-		if p == f.pkg.Types {
-			return ""
-		}
-		for _, spec := range f.file.Imports {
-			if pn := f.info().PkgNameOf(spec); pn != nil && pn.Imported() == p {
-				if pn.Name() == "." {
-					return ""
-				}
-				if pn.Name() != "_" {
-					return pn.Name()
-				}
-			}
-		}
-		ok = false
-		return p.Name()
-	})
-	if strings.Contains(s, "untyped") || strings.Contains(s, "invalid type") || strings.ContainsAny(s, "\n\r") {
-		return "", false
-	}
-	return s, ok
+	return typeinfo.TypeText(f.pkg.Types, f.info(), f.file, t)
 }
 
-// isUntyped reports whether t is an untyped basic type (or nil).
-func isUntyped(t types.Type) bool {
-	b, ok := t.(*types.Basic)
-	return t == nil || (ok && b.Info()&types.IsUntyped != 0)
-}
-
-// basicInfo returns the basic-type information of t's underlying type, 0
-// for non-basic types and type parameters.
-func basicInfo(t types.Type) types.BasicInfo {
-	if t == nil {
-		return 0
-	}
-	if _, isParam := t.(*types.TypeParam); isParam {
-		return 0
-	}
-	if b, ok := t.Underlying().(*types.Basic); ok {
-		return b.Info()
-	}
-	return 0
-}
-
-func isNumeric(t types.Type) bool {
-	i := basicInfo(t)
-	return i&(types.IsInteger|types.IsFloat) != 0 && i&types.IsComplex == 0
-}
-
-func isInteger(t types.Type) bool { return basicInfo(t)&types.IsInteger != 0 }
-
-func isBool(t types.Type) bool { return basicInfo(t)&types.IsBoolean != 0 }
-
-// inferredGeneric reports whether fun names a generic function whose type
-// arguments are inferred at the call: such a function is no value.
-func inferredGeneric(info *types.Info, fun ast.Expr) bool {
-	var id *ast.Ident
-	switch f := fun.(type) {
-	case *ast.Ident:
-		id = f
-	case *ast.SelectorExpr:
-		id = f.Sel
-	default:
-		return false
-	}
-	_, ok := info.Instances[id]
-	return ok
-}
+// interfaceMutants returns the pair's interface mutants, in ID order.
+func (g *generator) interfaceMutants() []*targets.Mutant { return g.ifMutants }
 
 // walkBodies offers every node of the function bodies of f to the
 // visitors, except the insides of type expressions and of constant and
@@ -348,11 +295,11 @@ func (g *generator) walkBodies(f *srcFile, visitors []*nodeVisitor) {
 func operandType(info *types.Info, x, y ast.Expr) types.Type {
 	tx, ty := info.Types[x].Type, info.Types[y].Type
 	switch {
-	case isUntyped(tx) && isUntyped(ty):
+	case typeinfo.IsUntyped(tx) && typeinfo.IsUntyped(ty):
 		return nil
-	case isUntyped(tx):
+	case typeinfo.IsUntyped(tx):
 		return ty
-	case isUntyped(ty):
+	case typeinfo.IsUntyped(ty):
 		return tx
 	case types.Identical(tx, ty):
 		return tx

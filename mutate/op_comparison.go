@@ -6,6 +6,8 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
+
+	"github.com/cling-go/cling/internal/typeinfo"
 )
 
 // ConditionalsBoundary and NegateConditionals change comparisons. One
@@ -54,7 +56,7 @@ func (g *generator) comparison(f *srcFile, be *ast.BinaryExpr) {
 	}
 	info := f.info()
 	tv := info.Types[be]
-	if tv.Value != nil || (tv.Type != nil && !isUntyped(tv.Type) && !types.Identical(tv.Type, types.Typ[types.Bool])) {
+	if tv.Value != nil || (tv.Type != nil && !typeinfo.IsUntyped(tv.Type) && !types.Identical(tv.Type, types.Typ[types.Bool])) {
 		return
 	}
 	t := operandType(info, be.X, be.Y)
@@ -66,7 +68,7 @@ func (g *generator) comparison(f *srcFile, be *ast.BinaryExpr) {
 	}
 	ordered := h.boundary != token.ILLEGAL
 	if ordered {
-		i := basicInfo(t)
+		i := typeinfo.BasicInfo(t)
 		if i&(types.IsInteger|types.IsFloat|types.IsString) == 0 || i&types.IsComplex != 0 {
 			return
 		}

@@ -5,6 +5,8 @@ import (
 	"go/ast"
 	"go/token"
 	"strings"
+
+	"github.com/cling-go/cling/internal/typeinfo"
 )
 
 // Increments swaps increments and decrements.
@@ -21,7 +23,7 @@ func init() {
 
 // incDec mutates an increment or decrement statement.
 func (g *generator) incDec(f *srcFile, st *ast.IncDecStmt) {
-	if !isPure(st.X) || !isNumeric(f.info().Types[st.X].Type) {
+	if !isPure(st.X) || !typeinfo.IsNumeric(f.info().Types[st.X].Type) {
 		return
 	}
 	x := f.text(st.X)

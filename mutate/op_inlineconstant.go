@@ -8,6 +8,8 @@ import (
 	"go/types"
 	"math"
 	"strconv"
+
+	"github.com/cling-go/cling/internal/typeinfo"
 )
 
 // InlineConstant replaces a numeric or boolean constant.
@@ -45,7 +47,7 @@ func (g *generator) inlineConst(f *srcFile, e ast.Expr) {
 		}
 	}
 	tv := info.Types[e]
-	if tv.Value == nil || isUntyped(tv.Type) || basicInfo(tv.Type) == 0 {
+	if tv.Value == nil || typeinfo.IsUntyped(tv.Type) || typeinfo.BasicInfo(tv.Type) == 0 {
 		return
 	}
 	n, p := f.tree.Unparen(e)
@@ -74,7 +76,7 @@ func (g *generator) inlineConst(f *srcFile, e ast.Expr) {
 // mutator): true <-> false; integers 0 -> 1, 1 -> 0, x -> x+1 (x-1 where
 // x+1 overflows); floats 0 -> 1, x -> 0.
 func constAlt(v constant.Value, t types.Type) (string, bool) {
-	info := basicInfo(t)
+	info := typeinfo.BasicInfo(t)
 	switch {
 	case v.Kind() == constant.Bool:
 		return strconv.FormatBool(!constant.BoolVal(v)), true

@@ -6,6 +6,8 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
+
+	"github.com/cling-go/cling/internal/typeinfo"
 )
 
 // Math replaces an arithmetic or bitwise operator.
@@ -60,19 +62,19 @@ func (g *generator) arithmetic(f *srcFile, be *ast.BinaryExpr) {
 	}
 	info := f.info()
 	tv := info.Types[be]
-	if tv.Value != nil || isUntyped(tv.Type) {
+	if tv.Value != nil || typeinfo.IsUntyped(tv.Type) {
 		return
 	}
 	var t types.Type
 	if be.Op == token.SHL || be.Op == token.SHR {
 		t = info.Types[be.X].Type
-		if isUntyped(t) || !isInteger(info.Types[be.Y].Type) {
+		if typeinfo.IsUntyped(t) || !typeinfo.IsInteger(info.Types[be.Y].Type) {
 			return
 		}
 	} else if t = operandType(info, be.X, be.Y); t == nil {
 		return
 	}
-	if !isNumeric(t) || (h.integer && !isInteger(t)) {
+	if !typeinfo.IsNumeric(t) || (h.integer && !typeinfo.IsInteger(t)) {
 		return
 	}
 	s := g.newSite(f)
@@ -91,11 +93,11 @@ func (g *generator) assignOp(f *srcFile, as *ast.AssignStmt) {
 	h := mathHelpers[op]
 	info := f.info()
 	t := info.Types[as.Lhs[0]].Type
-	if !isNumeric(t) || (h.integer && !isInteger(t)) {
+	if !typeinfo.IsNumeric(t) || (h.integer && !typeinfo.IsInteger(t)) {
 		return
 	}
 	if op == token.SHL || op == token.SHR {
-		if !isInteger(info.Types[as.Rhs[0]].Type) {
+		if !typeinfo.IsInteger(info.Types[as.Rhs[0]].Type) {
 			return
 		}
 	}

@@ -3,6 +3,8 @@ package mutate
 import (
 	"fmt"
 	"go/ast"
+
+	"github.com/cling-go/cling/internal/typeinfo"
 )
 
 // RemoveConditionals replaces the condition of an if statement.
@@ -20,7 +22,7 @@ func init() {
 // removeCond mutates the condition of an if statement.
 func (g *generator) removeCond(f *srcFile, is *ast.IfStmt) {
 	tv := f.info().Types[is.Cond]
-	if tv.Value != nil || !isBool(tv.Type) {
+	if tv.Value != nil || !typeinfo.IsBool(tv.Type) {
 		return
 	}
 	s := g.newSite(f)

@@ -14,6 +14,7 @@ import (
 	"github.com/cling-go/cling/ccfg"
 	"github.com/cling-go/cling/couple"
 	"github.com/cling-go/cling/internal/srcedit"
+	"github.com/cling-go/cling/internal/typeinfo"
 )
 
 // RT is the name instrumented files import the probe runtime under.
@@ -101,6 +102,9 @@ func (p *Plan) instrumentPackage(c *ccfg.CCFG, rtImport string, out *Instrumente
 		for _, fi := range order {
 			fi.exits()
 		}
+	}
+	if p.Extras.Any() {
+		p.instrumentExtras(c, fileOf)
 	}
 	for _, fi := range order {
 		if !fi.usesRT {
@@ -599,17 +603,7 @@ func (fi *fileInstr) restoreIn(call *ast.CallExpr) {
 // inferredGeneric reports whether fun names a generic function whose type
 // arguments are inferred at the call.
 func (fi *fileInstr) inferredGeneric(fun ast.Expr) bool {
-	var id *ast.Ident
-	switch f := fun.(type) {
-	case *ast.Ident:
-		id = f
-	case *ast.SelectorExpr:
-		id = f.Sel
-	default:
-		return false
-	}
-	_, ok := fi.pkg.Info.Instances[id]
-	return ok
+	return typeinfo.InferredGeneric(fi.pkg.Info, fun)
 }
 
 // needsAddr reports whether a method call takes the address of its

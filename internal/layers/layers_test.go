@@ -39,6 +39,7 @@ func pipeline() []stage {
 		{"internal/..."},
 		{"ccfg/..."},
 		{"couple/..."},
+		{"targets/..."},
 		{"fitness/..."},
 		{"probe/..."},
 		{"testcase/..."},
