@@ -6,6 +6,7 @@ import (
 	"github.com/cling-go/cling/internal/fixture"
 	"github.com/cling-go/cling/internal/golden"
 	"github.com/cling-go/cling/probe"
+	"github.com/cling-go/cling/targets"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -60,5 +61,30 @@ func TestInstrumentExitsGolden(t *testing.T) {
 			continue
 		}
 		golden.Dir(t, "probe/hostile.search", files)
+	}
+}
+
+// With every extra probe of the other coverage criteria, on the constructs
+// fixture and on the mutants fixture (whose interface mutants take every
+// kind of infection probe), under
+// testdata/golden/probe/<fixture>.criteria/.
+func TestInstrumentExtrasGolden(t *testing.T) {
+	all := probe.Extras{Lines: true, API: true, Errors: true, Direct: true, Mutants: true, Outcomes: true}
+	for _, tc := range []struct{ fixture, caller, callee string }{
+		{"constructs", "./caller", "./callee"},
+		{"mutants", "./app", "./store"},
+	} {
+		t.Run(tc.fixture, func(t *testing.T) {
+			dir := fixture.Copy(t, tc.fixture)
+			a := analyzeIn(t, dir, tc.caller, tc.callee)
+			tg, err := targets.Of(a)
+			require.NoError(t, err)
+			plan := probe.NewPlanWith(a, probe.Search, tg, all)
+			ins, err := plan.Instrument("example.com/" + tc.fixture + "/clingprobe_rt")
+			require.NoError(t, err)
+			files := golden.Sources(t, dir, ins.Files)
+			files["rt/table.go.golden"] = string(plan.TableSource("rt"))
+			golden.Dir(t, "probe/"+tc.fixture+".criteria", files)
+		})
 	}
 }

@@ -18,6 +18,8 @@ import (
 
 	"github.com/cling-go/cling/ccfg"
 	"github.com/cling-go/cling/couple"
+	"github.com/cling-go/cling/probe/rt"
+	"github.com/cling-go/cling/targets"
 )
 
 // Plan is what the instrumenter needs beyond the analysis: the analysis's
@@ -28,6 +30,10 @@ type Plan struct {
 	*couple.Index
 	// Mode says what the probes record.
 	Mode Mode
+	// Extras selects the probes of the other coverage criteria, of the
+	// targets T (nil without extras).
+	Extras Extras
+	T      *targets.Targets
 	// Lists are the node lists of type switches and select statements.
 	Lists  [][]int32
 	listOf map[ast.Node]int32
@@ -48,9 +54,55 @@ const (
 	Coverage
 )
 
+// Extras select the probes of the coverage criteria other than the
+// coupled branches; each costs run time, so only the criteria asked for
+// get theirs.
+type Extras struct {
+	// Lines: a probe before the first statement of every line of the
+	// targets.
+	Lines bool
+	// API: R's externally callable functions report their direct calls,
+	// returns, result partitions and panics; Errors adds the non-nil
+	// errors they return.
+	API, Errors bool
+	// Direct: the branches of R's API taken in direct calls.
+	Direct bool
+	// Mutants: the infection of the interface mutants.
+	Mutants bool
+	// Outcomes: every branch outcome goes into the cumulative record of
+	// a test run (the branch criterion under cling cbc).
+	Outcomes bool
+}
+
+// Any reports whether any extra probe is selected.
+func (x Extras) Any() bool { return x != Extras{} }
+
+// bits encodes the selection for the runtime's table.
+func (x Extras) bits() uint8 {
+	var b uint8
+	for _, f := range []struct {
+		on  bool
+		bit uint8
+	}{{x.Lines, rt.ExtraLines}, {x.API, rt.ExtraAPI}, {x.Errors, rt.ExtraErrors}, {x.Direct, rt.ExtraDirect}, {x.Mutants, rt.ExtraMutants}, {x.Outcomes, rt.ExtraOutcomes}} {
+		if f.on {
+			b |= f.bit
+		}
+	}
+	return b
+}
+
 // NewPlan prepares the instrumentation of an analysed pair.
 func NewPlan(a *couple.Analysis, mode Mode) *Plan {
-	p := &Plan{A: a, Index: a.Index(), Mode: mode, listOf: map[ast.Node]int32{}}
+	return NewPlanWith(a, mode, nil, Extras{})
+}
+
+// NewPlanWith prepares the instrumentation of an analysed pair with the
+// extra probes x of targets t (which may be nil when x selects none).
+func NewPlanWith(a *couple.Analysis, mode Mode, t *targets.Targets, x Extras) *Plan {
+	if t == nil {
+		x = Extras{}
+	}
+	p := &Plan{A: a, Index: a.Index(), Mode: mode, Extras: x, T: t, listOf: map[ast.Node]int32{}}
 	for _, c := range []*ccfg.CCFG{a.Caller, a.Callee} {
 		for _, n := range c.Nodes {
 			if n.Kind != ccfg.KindTypeCase && n.Kind != ccfg.KindSelect {
@@ -147,8 +199,81 @@ func (p *Plan) TableSource(pkgName string) []byte {
 	if p.cost != nil {
 		fmt.Fprintf(&b, "\tCost: %s,\n", p.cost.tableSource())
 	}
+	if p.Extras.Any() {
+		p.extrasTable(&b)
+	}
 	b.WriteString("}\n")
 	return []byte(b.String())
+}
+
+// extrasTable renders the table's fields of the extra probes.
+func (p *Plan) extrasTable(b *strings.Builder) {
+	fmt.Fprintf(b, "\tExtras: %d,\n\tLineCallee: []uint8{", p.Extras.bits())
+	for i, l := range p.T.Lines {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		if l.Callee {
+			b.WriteString("1")
+		} else {
+			b.WriteString("0")
+		}
+	}
+	b.WriteString("},\n\tNodeFunc: ")
+	writeInts(b, p.nodeFuncs())
+	b.WriteString(",\n\tFuncSlots: [][]int32{")
+	for _, slots := range p.funcSlots() {
+		writeInts(b, slots)
+		b.WriteString(",")
+	}
+	b.WriteString("},\n\tFuncNames: []string{")
+	for _, f := range p.T.Funcs {
+		fmt.Fprintf(b, "%q,", f.Fn.Pkg.Name+"."+f.Fn.Name)
+	}
+	b.WriteString("},\n\tSlotClass: []uint8{")
+	last := -1
+	for _, o := range p.T.Outputs {
+		if o.Slot != last {
+			fmt.Fprintf(b, "%d,", o.Class)
+			last = o.Slot
+		}
+	}
+	fmt.Fprintf(b, "},\n\tMutants: %d,\n\tPackages: []string{%q, %q},\n", len(p.T.Mutants), p.A.Caller.Pkg.Path, p.A.Callee.Pkg.Path)
+}
+
+// nodeFuncs maps every probe node to the index of the function of R's
+// API it belongs to, -1 for others.
+func (p *Plan) nodeFuncs() []int32 {
+	index := map[*ccfg.Function]int32{}
+	for i, f := range p.T.Funcs {
+		index[f.Fn] = int32(i)
+	}
+	out := make([]int32, len(p.Nodes))
+	for i, n := range p.Nodes {
+		out[i] = -1
+		if n.Node != nil && !n.Callee {
+			if f, ok := index[n.Node.Func]; ok {
+				out[i] = f
+			}
+		}
+	}
+	return out
+}
+
+// funcSlots lists, per function of R's API, per result, its output slot
+// or -1.
+func (p *Plan) funcSlots() [][]int32 {
+	out := make([][]int32, len(p.T.Funcs))
+	for i, f := range p.T.Funcs {
+		out[i] = make([]int32, len(f.Results))
+		for k := range out[i] {
+			out[i][k] = -1
+		}
+	}
+	for _, o := range p.T.Outputs {
+		out[o.Func][o.Result] = int32(o.Slot)
+	}
+	return out
 }
 
 func writeInts(b *strings.Builder, xs []int32) {

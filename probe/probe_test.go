@@ -16,6 +16,7 @@ import (
 	"github.com/cling-go/cling/internal/fixture"
 	"github.com/cling-go/cling/internal/fstree"
 	"github.com/cling-go/cling/probe"
+	"github.com/cling-go/cling/targets"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -27,9 +28,20 @@ func analyzeIn(t *testing.T, dir, caller, callee string) *couple.Analysis {
 	return a
 }
 
+// allExtras selects every extra probe.
+var allExtras = probe.Extras{Lines: true, API: true, Errors: true, Direct: true, Mutants: true, Outcomes: true}
+
 func runSuite(t *testing.T, a *couple.Analysis, opts probe.TestOptions) *probe.TestRun {
 	t.Helper()
-	s, err := probe.NewSession(a, probe.Coverage)
+	return runSuiteWith(t, probe.NewPlan(a, probe.Coverage), opts)
+}
+
+// runSuiteWith runs the suite of R (or of opts.Packages) under the plan's
+// probes.
+func runSuiteWith(t *testing.T, plan *probe.Plan, opts probe.TestOptions) *probe.TestRun {
+	t.Helper()
+	a := plan.A
+	s, err := probe.NewSessionWith(plan)
 	require.NoError(t, err)
 	defer s.Close()
 	require.Empty(t, s.Unobservable)
@@ -149,19 +161,26 @@ func TestFixtureSuitesUnchangedByProbes(t *testing.T) {
 	pairs := []struct {
 		fixture, caller, callee string
 		mode                    probe.Mode
+		extras                  probe.Extras
 	}{
-		{"constructs", "./caller", "./callee", probe.Search},
-		{"constructs", "./caller", "./callee", probe.Coverage},
-		{"shop", "./checkout", "./pricing", probe.Search},
-		{"shop", "./checkout", "./inventory", probe.Coverage},
-		{"shop", "./pricing", "./money", probe.Search},
+		{"constructs", "./caller", "./callee", probe.Search, probe.Extras{}},
+		{"constructs", "./caller", "./callee", probe.Coverage, probe.Extras{}},
+		{"shop", "./checkout", "./pricing", probe.Search, probe.Extras{}},
+		{"shop", "./checkout", "./inventory", probe.Coverage, probe.Extras{}},
+		{"shop", "./pricing", "./money", probe.Search, probe.Extras{}},
+		{"constructs", "./caller", "./callee", probe.Search, allExtras},
+		{"shop", "./checkout", "./pricing", probe.Coverage, allExtras},
+		{"shop", "./pricing", "./money", probe.Search, allExtras},
+		{"mutants", "./app", "./store", probe.Coverage, allExtras},
 	}
 	for _, p := range pairs {
-		t.Run(fmt.Sprintf("%s %s %s mode %d", p.fixture, p.caller, p.callee, p.mode), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s %s %s mode %d extras %t", p.fixture, p.caller, p.callee, p.mode, p.extras.Any()), func(t *testing.T) {
 			dir := fixture.Copy(t, p.fixture)
 			before := fixture.Snapshot(t, dir)
 			a := analyzeIn(t, dir, p.caller, p.callee)
-			s, err := probe.NewSession(a, p.mode)
+			tg, err := targets.Of(a)
+			require.NoError(t, err)
+			s, err := probe.NewSessionWith(probe.NewPlanWith(a, p.mode, tg, p.extras))
 			require.NoError(t, err)
 			defer s.Close()
 			require.Empty(t, s.Unobservable)
@@ -237,4 +256,68 @@ func TestExitsStayRealOutsideTheExecutor(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, map[string]string{"example.com/hostile/caller.TestExits": "pass"},
 		testResults(t, dir, "-vet=off", "-overlay", overlay, "./caller"))
+}
+
+// A test that makes DriveToHome panic on a person without a car, and
+// recovers.
+const personcarPanic = `
+func TestNoCar(t *testing.T) {
+	defer func() { recover() }()
+	(&person.Person{}).DriveToHome()
+}
+`
+
+// The extra probes on the hand-worked suite of personcar, with a test
+// that panics: lines, branch outcomes, direct calls and their branches,
+// panics and mutants.
+func TestPersonCarExtras(t *testing.T) {
+	dir := fixture.Copy(t, "personcar")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "person", "person_test.go"), []byte(personcarSuite+personcarPanic), 0o644))
+	a := analyzeIn(t, dir, "./person", "./car")
+	tg, err := targets.Of(a)
+	require.NoError(t, err)
+	run := runSuiteWith(t, probe.NewPlanWith(a, probe.Coverage, tg, allExtras), probe.TestOptions{})
+	x := run.Extras
+	require.NotNil(t, x)
+	// Nodes: person.go:14:5, person.go:22:5, entry DriveToHome, car.go:14:5,
+	// entries of Drive and Refuel (not probed in coverage mode).
+	assert.Equal(t, []bool{true, false, true, true, true, false, true, false, false, false, false, false}, x.Outcomes,
+		"car.go:14:5:false is only taken by a direct call of Refuel; nobody has 100 litres")
+	// Lines: car.go 9 14 15 17, person.go 14 15 17 22 23 25.
+	assert.Equal(t, []bool{false, true, true, false, true, true, false, true, true, true}, x.Lines)
+	assert.Equal(t, []bool{true}, x.Called)
+	assert.Equal(t, []bool{true}, x.Returned)
+	assert.Empty(t, x.Outputs, "DriveToHome returns nothing")
+	assert.Equal(t, []bool{true, false, false, false, false, false, false, false, false, false, false, false}, x.Direct,
+		"addEnergy's branch is not DriveToHome's own")
+	assert.Equal(t, []bool{false, false, true}, x.Mutants, "the deletion of Refuel is reached, that of Drive is not")
+	assert.Equal(t, []string{"panic person.(*Person).DriveToHome runtime.errorString"}, x.Panics)
+	assert.Equal(t, []bool{true, false}, run.Covered)
+}
+
+// The infection of the interface mutants and the output partitions under
+// the mutants fixture's own suite of app. Mutant IDs are those of cling
+// mutate (see targets): e.g. #8 returns key in place of Name(key), which
+// no test tells apart (the keys are lower case); #11 returns max in place
+// of Clamp(v, max), and Capped is called with a quantity above the limit.
+func TestMutantsExtras(t *testing.T) {
+	dir := fixture.Copy(t, "mutants")
+	a := analyzeIn(t, dir, "./app", "./store")
+	tg, err := targets.Of(a)
+	require.NoError(t, err)
+	run := runSuiteWith(t, probe.NewPlanWith(a, probe.Coverage, tg, allExtras), probe.TestOptions{})
+	x := run.Extras
+	var infected, missed []int
+	for id := 1; id < len(x.Mutants); id++ {
+		if x.Mutants[id] {
+			infected = append(infected, id)
+		} else {
+			missed = append(missed, id)
+		}
+	}
+	assert.Equal(t, []int{8, 11, 15, 24, 26}, missed, "infected: %v", infected)
+	// NewInventory nil/non-nil; Count, Capped, Steps and Label <0, 0, >0.
+	assert.Equal(t, []bool{false, true, false, true, false, true, false, false, true, false, false, true, false, false, true}, x.Outputs)
+	assert.Equal(t, []bool{true, true, true, true, true, true, false}, x.Called, "nobody calls Audit")
+	assert.Empty(t, x.Panics)
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/cling-go/cling/internal/gotest"
+	"github.com/cling-go/cling/probe/rt"
 )
 
 // TestPackage is a package whose tests to run: its import path and
@@ -33,6 +34,9 @@ type TestOptions struct {
 type TestRun struct {
 	// Covered tells, per goal (coupled branch), whether a test covered it.
 	Covered []bool
+	// Extras is what the extra probes of the plan recorded (nil without
+	// them).
+	Extras *ExtraCoverage
 	// Failed lists the failing tests as package.TestName, sorted.
 	Failed []string
 	// Tests is the number of test functions the suites contain (marked).
@@ -112,11 +116,81 @@ func (s *Session) RunTests(ctx context.Context, opts TestOptions) (*TestRun, err
 		return nil, &TestError{Msg: "go test failed: " + gotest.FirstErrorLine(out.Stderr, out.Err.Error())}
 	}
 	run.Failed = failed
-	run.Covered, err = readCovered(coverDir, len(s.Plan.A.Goals))
+	goals := len(s.Plan.A.Goals)
+	layout := s.Plan.extrasLayout()
+	size := goals
+	for _, n := range layout {
+		size += n
+	}
+	covered, err := readCovered(coverDir, size)
 	if err != nil {
 		return nil, err
 	}
+	run.Covered = covered[:goals]
+	if s.Plan.Extras.Any() {
+		if run.Extras, err = readExtras(coverDir, covered[goals:], layout); err != nil {
+			return nil, err
+		}
+	}
 	return run, nil
+}
+
+// ExtraCoverage is what the extra probes recorded over a test run: per
+// outcome number (2*node, +1 for false) whether it was taken (R's
+// anywhere, E's in calls made at R's call sites), per line whether it ran,
+// per function of R's API whether a test called it directly and whether
+// such a call returned, per output slot and partition (rt.MaxParts per
+// slot) whether a result fell in it, per outcome of R whether it was taken
+// in a direct call of its function, per mutant ID (from 1) whether it was
+// infected, and the panics (and errors) seen, sorted.
+type ExtraCoverage struct {
+	Outcomes, Lines, Called, Returned, Outputs, Direct, Mutants []bool
+	Panics                                                      []string
+}
+
+// extrasLayout is the layout of the extras' cumulative record (empty
+// without extras).
+func (p *Plan) extrasLayout() []int {
+	if !p.Extras.Any() {
+		return nil
+	}
+	slots := 0
+	if n := len(p.T.Outputs); n > 0 {
+		slots = p.T.Outputs[n-1].Slot + 1
+	}
+	return rt.ExtrasLayout(len(p.Nodes), len(p.T.Lines), len(p.T.Funcs), slots, len(p.T.Mutants))
+}
+
+// readExtras splits the extras' cumulative record b by layout and reads
+// the panics files of dir.
+func readExtras(dir string, b []bool, layout []int) (*ExtraCoverage, error) {
+	parts := make([][]bool, len(layout))
+	for i, n := range layout {
+		parts[i], b = b[:n], b[n:]
+	}
+	x := &ExtraCoverage{
+		Outcomes: parts[rt.PartOutcomes], Lines: parts[rt.PartLines], Called: parts[rt.PartCalled],
+		Returned: parts[rt.PartReturned], Outputs: parts[rt.PartOutputs], Direct: parts[rt.PartDirect], Mutants: parts[rt.PartMutants],
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "panics-*"))
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("reading panics: %w", err)
+		}
+		for _, l := range strings.Split(string(data), "\n") {
+			if l != "" && !seen[l] {
+				seen[l] = true
+				x.Panics = append(x.Panics, l)
+			}
+		}
+	}
+	sort.Strings(x.Panics)
+	return x, nil
 }
 
 // readCovered ORs the per-process coverage files the runtime wrote.

@@ -18,11 +18,17 @@ type Session struct {
 // NewSession instruments R and E of an analysed pair into a new workspace,
 // with probes of the given mode. The caller must Close it.
 func NewSession(a *couple.Analysis, mode Mode) (*Session, error) {
-	ws, err := NewWorkspace(a.Prog)
+	return NewSessionWith(NewPlan(a, mode))
+}
+
+// NewSessionWith instruments R and E as plan says into a new workspace.
+// The caller must Close it.
+func NewSessionWith(plan *Plan) (*Session, error) {
+	ws, err := NewWorkspace(plan.A.Prog)
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{Plan: NewPlan(a, mode), WS: ws}
+	s := &Session{Plan: plan, WS: ws}
 	s.RTImport, err = ws.RuntimeImport(s.Plan.TableSource("rt"))
 	if err != nil {
 		ws.Close()

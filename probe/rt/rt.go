@@ -48,6 +48,27 @@ type Table struct {
 	// Cost weighs the probes' counts into the cost of an execution (empty
 	// when only coverage is measured).
 	Cost CostTable
+
+	// Extras says which probes of the other coverage criteria the
+	// instrumented code holds (Extra* bits); the fields below describe
+	// them.
+	Extras uint8
+	// LineCallee is, per line probe, 1 for a line of E.
+	LineCallee []uint8
+	// NodeFunc is, per node, the index of the function of R's API it
+	// belongs to, or -1.
+	NodeFunc []int32
+	// FuncSlots is, per function of R's API, per result, its output slot
+	// or -1; FuncNames names the functions (package.Function).
+	FuncSlots [][]int32
+	FuncNames []string
+	// SlotClass is, per output slot, the class of the result.
+	SlotClass []uint8
+	// Mutants is the number of interface mutants, numbered from 1.
+	Mutants int32
+	// Packages are the import paths of R and E, which name where a panic
+	// was raised.
+	Packages []string
 }
 
 const maxDepth = 256
@@ -178,7 +199,14 @@ func Setup(t *Table) {
 	stamp = make([]uint32, 2*nNodes)
 	siteCtx, siteCtxEpoch = make([]uint32, sites), make([]uint32, sites)
 	newOutside()
-	cumulative = openCumulative(int(t.Goals))
+	setupExtras(t)
+	cumulative = openCumulative(int(t.Goals) + extrasSize(t))
+	if cumulative != nil {
+		splitCumulative(t, cumulative[t.Goals:])
+		cumulative = cumulative[:t.Goals]
+	} else {
+		splitCumulative(t, nil)
+	}
 	setupCounts(t)
 }
 
@@ -238,6 +266,7 @@ func Reset() {
 	depth, seq = 0, 0
 	rEpoch++
 	newOutside()
+	resetExtras()
 }
 
 // BeginTest marks the start of a test function of the suite under
@@ -265,6 +294,9 @@ func hit(n int32, outcome bool, dTrue, dFalse float64) {
 		o++
 	}
 	if side[n] == 0 {
+		if extras != 0 {
+			directHit(n, o)
+		}
 		if evaluated(rEvals, rDist, n, dTrue, dFalse) {
 			rTouched = append(rTouched, n)
 		} else {
@@ -274,6 +306,9 @@ func hit(n int32, outcome bool, dTrue, dFalse float64) {
 			seq++
 			rFirst[o] = seq
 			rEpoch++
+			if cumOutcomes != nil {
+				cumOutcomes[o] = 1
+			}
 		}
 		return
 	}
@@ -304,6 +339,9 @@ func hit(n int32, outcome bool, dTrue, dFalse float64) {
 		return // already taken in this call
 	}
 	ctxLast[so] = fr.start
+	if cumOutcomes != nil {
+		cumOutcomes[o] = 1
+	}
 	if k >= tbl.SiteNBE[fr.site] || ctxScan[so] == fr.epoch {
 		// Not a goal's callee branch; or no caller outcome was taken for
 		// the first time since the last check: the same goals as then.

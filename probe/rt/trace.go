@@ -18,6 +18,41 @@ type Trace struct {
 	Callee  []CalleeEval
 	Covered []int32
 	Cost    Cost
+
+	// What the probes of the other criteria recorded, when the code holds
+	// them: the lines reached, the direct calls of R's API, the result
+	// partitions of those calls, the outcomes of R's nodes taken in direct
+	// calls of their function, the interface mutants reached, and the
+	// panics (and errors) as "panic pkg.F type" ("error pkg.F type").
+	Lines   []int32
+	Calls   []CallEval
+	Outputs []OutputEval
+	Direct  []int32
+	Mutants []MutantEval
+	Panics  []string
+}
+
+// CallEval is a function of R's API called directly by the test: Func is
+// its index, Returned tells whether a direct call returned without a
+// panic.
+type CallEval struct {
+	Func     int32
+	Returned bool
+}
+
+// OutputEval is an output slot (a result of a function of R's API) seen
+// in direct calls: per partition, the smallest distance of a result to
+// it, 0 for a partition a result fell in.
+type OutputEval struct {
+	Slot int32
+	Dist [MaxParts]float64
+}
+
+// MutantEval is an interface mutant reached: its ID and state
+// (MutantReached or MutantInfected).
+type MutantEval struct {
+	ID    int32
+	State uint8
 }
 
 // CallerEval is one branching node of R (or an entry pseudo-node)
@@ -94,6 +129,46 @@ func AppendTrace(buf []byte) []byte {
 	for _, v := range [...]uint64{c.Loops, c.Calls, c.Allocs, c.Stmts} {
 		buf = binary.AppendUvarint(buf, v)
 	}
+	if extras != 0 {
+		buf = appendExtras(buf)
+	}
+	return buf
+}
+
+// appendExtras appends the record of the extra probes.
+func appendExtras(buf []byte) []byte {
+	buf = appendInts(buf, lineTouched)
+	buf = binary.AppendUvarint(buf, uint64(len(callTouch)))
+	for _, f := range callTouch {
+		buf = binary.AppendUvarint(buf, uint64(f))
+		buf = append(buf, callFlags[f])
+	}
+	buf = binary.AppendUvarint(buf, uint64(len(outTouch)))
+	for _, s := range outTouch {
+		buf = binary.AppendUvarint(buf, uint64(s))
+		for _, d := range outDist[s] {
+			buf = appendDist(buf, d)
+		}
+	}
+	buf = appendInts(buf, directList)
+	buf = binary.AppendUvarint(buf, uint64(len(mutTouch)))
+	for _, m := range mutTouch {
+		buf = binary.AppendUvarint(buf, uint64(m))
+		buf = append(buf, mutState[m])
+	}
+	buf = binary.AppendUvarint(buf, uint64(len(panicKeys)))
+	for _, k := range panicKeys {
+		buf = binary.AppendUvarint(buf, uint64(len(k)))
+		buf = append(buf, k...)
+	}
+	return buf
+}
+
+func appendInts(buf []byte, xs []int32) []byte {
+	buf = binary.AppendUvarint(buf, uint64(len(xs)))
+	for _, x := range xs {
+		buf = binary.AppendUvarint(buf, uint64(x))
+	}
 	return buf
 }
 
@@ -129,12 +204,55 @@ func DecodeTrace(b []byte) (*Trace, []byte, error) {
 		e.TakenT, e.TakenF, e.Evals = taken&1 != 0, taken&2 != 0, taken>>2
 		t.Callee = append(t.Callee, e)
 	}
+	t.Covered = r.ints()
+	t.Cost = Cost{Loops: r.uvarint(), Calls: r.uvarint(), Allocs: r.uvarint(), Stmts: r.uvarint()}
+	if r.err == nil && len(r.b) > 0 {
+		r.extras(t)
+	}
+	return t, r.b, r.err
+}
+
+// extras decodes the record of the extra probes.
+func (r *reader) extras(t *Trace) {
+	t.Lines = r.ints()
+	n := r.uvarint()
+	for i := uint64(0); i < n && r.err == nil; i++ {
+		f := int32(r.uvarint())
+		t.Calls = append(t.Calls, CallEval{Func: f, Returned: r.byte()&2 != 0})
+	}
 	n = r.uvarint()
 	for i := uint64(0); i < n && r.err == nil; i++ {
-		t.Covered = append(t.Covered, int32(r.uvarint()))
+		o := OutputEval{Slot: int32(r.uvarint())}
+		for k := range o.Dist {
+			o.Dist[k] = r.dist()
+		}
+		t.Outputs = append(t.Outputs, o)
 	}
-	t.Cost = Cost{Loops: r.uvarint(), Calls: r.uvarint(), Allocs: r.uvarint(), Stmts: r.uvarint()}
-	return t, r.b, r.err
+	t.Direct = r.ints()
+	n = r.uvarint()
+	for i := uint64(0); i < n && r.err == nil; i++ {
+		t.Mutants = append(t.Mutants, MutantEval{ID: int32(r.uvarint()), State: r.byte()})
+	}
+	n = r.uvarint()
+	for i := uint64(0); i < n && r.err == nil; i++ {
+		k := int(r.uvarint())
+		if r.err != nil || k > len(r.b) {
+			r.err = errTrace
+			break
+		}
+		t.Panics = append(t.Panics, string(r.b[:k]))
+		r.b = r.b[k:]
+	}
+}
+
+// ints decodes a list written by appendInts.
+func (r *reader) ints() []int32 {
+	n := r.uvarint()
+	var out []int32
+	for i := uint64(0); i < n && r.err == nil; i++ {
+		out = append(out, int32(r.uvarint()))
+	}
+	return out
 }
 
 type reader struct {
