@@ -31,6 +31,8 @@ type Objectives struct {
 	slotOf   []int32
 	slotBase []int32
 	nodes    int32
+	// nodeSites lists per node the sites that observe it (on first use).
+	nodeSites [][]int32
 
 	// Per-trace state, reset through the touched lists.
 	callerEval []*rt.CallerEval
