@@ -70,6 +70,19 @@ type Objectives interface {
 	Worst() float64
 }
 
+// Coverage is implemented by objectives whose goals are not (only) the
+// coupled branches a trace lists as covered, such as a combination of
+// coverage criteria (package criteria): they tell which goals a trace
+// covers, and how many goals there are, a number that may grow as the
+// search discovers goals (a new panic). Without it, the goals a trace
+// covers are its Covered coupled branches, and there are Engine.Goals.
+type Coverage interface {
+	// Covered returns the goals the test of trace tr covers.
+	Covered(tr *rt.Trace) []int32
+	// Goals returns the number of goals known so far.
+	Goals() int
+}
+
 // SuiteObjectives are objectives that also tell how far a test got
 // towards each goal, which the whole-suite fitness needs;
 // fitness.Objectives is one.
@@ -121,7 +134,9 @@ type Engine struct {
 	// Objectives computes the objective of each goal from a trace (MOSA
 	// needs it; random search does not).
 	Objectives Objectives
-	Goals      int
+	// Goals is the number of goals, numbered from 0; with objectives that
+	// implement Coverage, it follows their count as goals join.
+	Goals int
 	// Parents lists, per goal, the goals it structurally depends on
 	// (couple.Analysis.GoalParents): DynaMOSA makes a goal an objective
 	// once one of its parents is covered. Without it, every goal is a
@@ -303,6 +318,10 @@ func (e *Engine) Evaluate(ctx context.Context, tests []*testcase.Test) ([]harnes
 	if err := e.archiveCovering(ctx, tests, res, e.stats.Evaluations-len(res)); err != nil {
 		return nil, err
 	}
+	if c, ok := e.Objectives.(Coverage); ok && c.Goals() > e.Goals {
+		e.Goals = c.Goals()
+		e.stats.Goals = e.Goals
+	}
 	e.guide()
 	elapsed := time.Since(e.start).Seconds()
 	e.stats.Covered = e.archive.Len()
@@ -337,7 +356,7 @@ func (e *Engine) archiveCovering(ctx context.Context, tests []*testcase.Test, re
 		if e.archive.byScore {
 			ps = ProxiesOf(tests[i], r.Trace).Score()
 		}
-		if w := e.archive.Wants(tests[i], ps, r.Trace.Covered); len(w) > 0 {
+		if w := e.archive.Wants(tests[i], ps, e.covered(r.Trace)); len(w) > 0 {
 			again = append(again, tests[i])
 			wanted = append(wanted, w)
 			idx = append(idx, i)
@@ -419,7 +438,7 @@ func (e *Engine) confirm(ctx context.Context, tests []*testcase.Test, wanted [][
 		j := k % len(tests)
 		var covered []int32
 		if r.Regression() {
-			covered = r.Trace.Covered
+			covered = e.covered(r.Trace)
 		}
 		out[j] = intersect(out[j], covered)
 	}
@@ -463,7 +482,7 @@ func (e *Engine) confirm(ctx context.Context, tests []*testcase.Test, wanted [][
 	for k, r := range more {
 		var covered []int32
 		if r.Regression() {
-			covered = r.Trace.Covered
+			covered = e.covered(r.Trace)
 		}
 		if j := owner[k]; j >= 0 {
 			out[j] = keepStable(out[j], covered, e.flaky)
@@ -536,6 +555,18 @@ func filter(xs []int32, keep func(int32) bool) []int32 {
 		}
 	}
 	return out
+}
+
+// covered returns the goals the test of trace tr covers (none for a nil
+// trace).
+func (e *Engine) covered(tr *rt.Trace) []int32 {
+	if tr == nil {
+		return nil
+	}
+	if c, ok := e.Objectives.(Coverage); ok {
+		return c.Covered(tr)
+	}
+	return tr.Covered
 }
 
 // Uncovered lists the goals the archive does not cover yet, and those

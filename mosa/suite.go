@@ -137,7 +137,13 @@ func (w *wholeSuite) rate(s *suite, goals []int32) {
 	for _, t := range s.tests {
 		s.length += t.t.Len()
 		for k, g := range goals {
-			w.acc[k].Add(t.terms[g])
+			if int(g) < len(t.terms) {
+				w.acc[k].Add(t.terms[g])
+			} else {
+				// A goal that joined after the test ran: it reached
+				// nothing of it.
+				w.acc[k].Add(fitness.Term(fitness.Worst, fitness.Progress{}))
+			}
 		}
 	}
 	s.fitness = 0

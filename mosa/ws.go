@@ -51,6 +51,14 @@ func (a *wholeSuiteSearch) Search(ctx context.Context, e *Engine) error {
 		}
 		e.CountGeneration()
 		pop = fittest(append(pop, q...), a.cfg.Population)
+		if e.Goals > len(all) {
+			// Goals joined (a new panic): rate every suite on them too.
+			all = allGoals(e.Goals)
+			for _, s := range pop {
+				w.rate(s, all)
+			}
+			pop = fittest(pop, a.cfg.Population)
+		}
 	}
 	if ctx.Err() != nil || len(pop) == 0 {
 		return ctx.Err()
