@@ -42,6 +42,7 @@ func pipeline() []stage {
 		{"targets/..."},
 		{"fitness/..."},
 		{"probe/..."},
+		{"criteria/..."},
 		{"testcase/..."},
 		{"emit/...", "harness/...", "repair/...", "recombine/..."},
 		{"mosa/...", "fault/..."},

@@ -1,0 +1,280 @@
+package criteria
+
+import (
+	"fmt"
+
+	"github.com/cling-go/cling/fitness"
+	"github.com/cling-go/cling/probe"
+	"github.com/cling-go/cling/probe/rt"
+)
+
+// Selection is how the goals of several criteria go to the search.
+type Selection int
+
+const (
+	// AllGoals gives the search every goal of every criterion.
+	AllGoals Selection = iota
+	// Smart keeps, of each group of correlated criteria, every goal of
+	// its representative and the minimal subsets of the others.
+	Smart
+)
+
+var selectionNames = [...]string{AllGoals: "all", Smart: "smart"}
+
+// String returns the selection's name, as --goal-selection takes it.
+func (s Selection) String() string { return selectionNames[s] }
+
+// ParseSelection returns the selection named name: "all" or "smart".
+func ParseSelection(name string) (Selection, error) {
+	for s, n := range selectionNames {
+		if n == name {
+			return Selection(s), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown goal selection %q: use all or smart", name)
+}
+
+// Select returns the goals of criteria cs in pair p that selection sel
+// gives the search, per criterion, in the order of cs. With AllGoals,
+// every goal. With Smart, as Zhou et al. 2024 (see the README's
+// References) choose them: the criteria fall into groups whose coverage
+// correlates — {cbc, direct-branch, branch, line, weak-mutation},
+// {method-no-panic, method}, {panic+error, panic}, {output} — and of each
+// group the representative, the strictest listed member with a continuous
+// objective (the coupled branches for the first), keeps all its goals;
+// of the others, line keeps the last line of each basic block of at least
+// LineThreshold lines, weak-mutation the mutants whose reaching does not
+// already infect them, and the rest nothing. Dynamic criteria have no
+// goals here: their goals join as they are met (see Set).
+func Select(p *Pair, cs []*Criterion, sel Selection) [][]Goal {
+	rep := map[string]*Criterion{}
+	for _, c := range cs {
+		if r := rep[c.Group]; r == nil || c.Rank < r.Rank {
+			rep[c.Group] = c
+		}
+	}
+	out := make([][]Goal, len(cs))
+	for i, c := range cs {
+		if c.Dynamic {
+			continue
+		}
+		for _, g := range c.goals(p) {
+			g.Criterion = c
+			if sel == AllGoals || rep[c.Group] == c || c.minimal != nil && c.minimal(p, &g) {
+				out[i] = append(out[i], g)
+			}
+		}
+	}
+	return out
+}
+
+// Set is the goals of a list of criteria in one pair, numbered for the
+// search: the coupled branches first, with their own numbers
+// (couple.Analysis.Goals), then the other criteria's selected goals, in
+// the order of the list, then the goals of dynamic criteria (panics) in
+// the order the search meets them. It implements the search engine's
+// objectives (mosa.Objectives, mosa.SuiteObjectives, mosa.Coverage).
+type Set struct {
+	P        *Pair
+	Criteria []*Criterion
+	goals    []*Goal
+	// byIndex maps, per criterion, a goal's Index to its number; byKey
+	// the key of a dynamic goal.
+	byIndex map[*Criterion]map[int]int32
+	byKey   map[string]int32
+	dynamic []*Criterion
+	nCBC    int
+	x       *Exec
+	loaded  *rt.Trace
+	ids     []int32
+	vals    []float64
+	progs   []fitness.Progress
+}
+
+// NewSet numbers the goals of criteria cs (which include the coupled
+// branches) in pair p, as selection sel chooses them.
+func NewSet(p *Pair, cs []*Criterion, sel Selection) *Set {
+	s := &Set{P: p, Criteria: cs, byIndex: map[*Criterion]map[int]int32{}, byKey: map[string]int32{}, x: newExec(p)}
+	for i, gs := range Select(p, cs, sel) {
+		c := cs[i]
+		if c.Dynamic {
+			s.dynamic = append(s.dynamic, c)
+			continue
+		}
+		s.byIndex[c] = map[int]int32{}
+		for k := range gs {
+			s.byIndex[c][gs[k].Index] = int32(len(s.goals))
+			s.goals = append(s.goals, &gs[k])
+		}
+		if c.Name == CBC {
+			s.nCBC = len(gs)
+		}
+	}
+	return s
+}
+
+// Goals is the number of goals known so far (mosa.Coverage).
+func (s *Set) Goals() int { return len(s.goals) }
+
+// Goal returns goal number id.
+func (s *Set) Goal(id int32) *Goal { return s.goals[id] }
+
+// CBC reports whether goal id is a coupled branch (with the same number
+// in couple.Analysis.Goals).
+func (s *Set) CBC(id int32) bool { return int(id) < s.nCBC }
+
+// load indexes tr for the criteria, once per trace, and adds the dynamic
+// goals it meets.
+func (s *Set) load(tr *rt.Trace) {
+	if tr != nil && tr == s.loaded {
+		return
+	}
+	s.loaded = tr
+	s.x.load(tr)
+	for _, c := range s.dynamic {
+		for _, k := range c.found(s.x) {
+			if _, ok := s.byKey[k]; !ok {
+				g := panicGoal(c, k)
+				s.byKey[k] = int32(len(s.goals))
+				s.goals = append(s.goals, &g)
+			}
+		}
+	}
+}
+
+// Covered returns the goals the test of trace tr covers (mosa.Coverage).
+func (s *Set) Covered(tr *rt.Trace) []int32 {
+	if tr == nil {
+		return nil
+	}
+	s.load(tr)
+	var out []int32
+	for _, c := range s.Criteria {
+		if c.Dynamic {
+			for _, k := range c.found(s.x) {
+				out = append(out, s.byKey[k])
+			}
+			continue
+		}
+		ids := s.byIndex[c]
+		for _, i := range c.coveredIn(s.x) {
+			if id, ok := ids[i]; ok {
+				out = append(out, id)
+			}
+		}
+	}
+	return dedupe(out)
+}
+
+// dedupe drops repeated goals, keeping the first of each.
+func dedupe(ids []int32) []int32 {
+	seen := make(map[int32]bool, len(ids))
+	out := ids[:0]
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// Evaluate writes the objective of each goal in goals (all known goals if
+// nil) for trace tr into out (mosa.Objectives); a nil trace scores Worst.
+func (s *Set) Evaluate(tr *rt.Trace, goals []int32, out []float64) {
+	if goals == nil {
+		goals = s.all()
+	}
+	if tr == nil {
+		for i := range goals {
+			out[i] = fitness.Worst
+		}
+		return
+	}
+	// The coupled branches in one call, which shares its caches.
+	s.cbcOf(goals)
+	s.vals = append(s.vals[:0], make([]float64, len(s.ids))...)
+	if len(s.ids) > 0 {
+		s.P.Obj.Evaluate(tr, s.ids, s.vals)
+		s.loaded = nil // the objectives hold the trace in their own way now
+	}
+	s.load(tr)
+	k := 0
+	for i, g := range goals {
+		if s.CBC(g) {
+			out[i] = s.vals[k]
+			k++
+			continue
+		}
+		goal := s.goals[g]
+		out[i] = goal.Criterion.objective(s.x, goal)
+	}
+}
+
+// Progress writes the progress of the test of trace tr towards each goal
+// (mosa.SuiteObjectives): the coupled branches' own, and, for any other
+// goal, one that counts its objective in the whole-suite distance as it
+// is (the predicate reached twice).
+func (s *Set) Progress(tr *rt.Trace, goals []int32, out []fitness.Progress) {
+	if goals == nil {
+		goals = s.all()
+	}
+	s.cbcOf(goals)
+	s.progs = append(s.progs[:0], make([]fitness.Progress, len(s.ids))...)
+	if len(s.ids) > 0 {
+		s.P.Obj.Progress(tr, s.ids, s.progs)
+		s.loaded = nil
+	}
+	k := 0
+	for i, g := range goals {
+		if s.CBC(g) {
+			out[i] = s.progs[k]
+			k++
+			continue
+		}
+		out[i] = fitness.Progress{Layer: fitness.CalleeLayer, Reached: [3]uint8{2, 2, 2}}
+	}
+}
+
+// cbcOf collects in s.ids the coupled branches of goals.
+func (s *Set) cbcOf(goals []int32) {
+	s.ids = s.ids[:0]
+	for _, g := range goals {
+		if s.CBC(g) {
+			s.ids = append(s.ids, g)
+		}
+	}
+}
+
+// Worst is the objective of a goal for a test not evaluated for it.
+func (s *Set) Worst() float64 { return fitness.Worst }
+
+// all lists every known goal.
+func (s *Set) all() []int32 {
+	out := make([]int32, len(s.goals))
+	for i := range out {
+		out[i] = int32(i)
+	}
+	return out
+}
+
+// Parents returns the goal graph for DynaMOSA in the set's numbers: the
+// coupled branches' (parents, per coupled branch, as
+// couple.Analysis.GoalParents lists them); every other goal is a root.
+func (s *Set) Parents(cbc [][]int32) [][]int32 { return cbc[:min(len(cbc), s.nCBC)] }
+
+// Extras are the probes the set's goals need in the executor: those of
+// every criterion with a goal selected, and of the dynamic criteria.
+func (s *Set) Extras() probe.Extras {
+	var cs []*Criterion
+	has := map[*Criterion]bool{}
+	for _, g := range s.goals {
+		has[g.Criterion] = true
+	}
+	for _, c := range s.Criteria {
+		if has[c] || c.Dynamic {
+			cs = append(cs, c)
+		}
+	}
+	return ExtrasOf(cs)
+}
