@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/cling-go/cling/couple"
+	"github.com/cling-go/cling/criteria"
 	"github.com/cling-go/cling/emit"
 	"github.com/cling-go/cling/fitness"
 	"github.com/cling-go/cling/harness"
@@ -77,6 +78,12 @@ type Config struct {
 	// where a fault was seen stay objectives once covered, and only the
 	// file of reproducers is written.
 	FaultsOnly bool
+	// Criteria are the coverage criteria the search optimises (see
+	// package criteria); the coupled branches are always among them, and
+	// nil means them alone. Selection says how their goals go to the
+	// search.
+	Criteria  []*criteria.Criterion
+	Selection criteria.Selection
 }
 
 // DefaultConfig returns the defaults of `cling gen`.
@@ -122,7 +129,8 @@ type Report struct {
 	// Executor counts what happened to the executions: panics, timeouts,
 	// crashes and worker restarts.
 	Executor harness.Stats `json:"executor"`
-	// Covers lists, per emitted test, the goals it covers.
+	// Covers lists, per emitted test, the goals it covers (in the
+	// search's numbering: the coupled branches first).
 	Covers map[string][]int `json:"-"`
 	// SuiteCost is what the written suite costs to run.
 	SuiteCost SuiteCost `json:"suiteCost"`
@@ -136,6 +144,13 @@ type Report struct {
 	Misuse            int           `json:"misuse"`
 	ExplicitPanics    int           `json:"explicitPanics"`
 	UnconfirmedFaults int           `json:"unconfirmedFaults"`
+	// Optimised are the criteria the search optimised, and GoalSelection
+	// how it got their goals.
+	Optimised     []string `json:"optimised"`
+	GoalSelection string   `json:"goalSelection"`
+	// Criteria is the coverage of every criterion by the written tests,
+	// measured under go test whatever was optimised.
+	Criteria []criteria.Coverage `json:"criteria"`
 }
 
 // SuiteCost is what the written suite costs to run: the totals of its
@@ -222,6 +237,9 @@ func Run(ctx context.Context, a *couple.Analysis, cfg Config) (*Report, error) {
 		}
 	}
 	if len(j.final) == 0 && !cfg.FaultsOnly {
+		if j.set != nil {
+			return rep, &Error{Msg: fmt.Sprintf("no test to write: the search covered %d of %d goals, and no kept test passed verification", archive.Len(), j.set.Goals())}
+		}
 		return rep, &Error{Msg: fmt.Sprintf("no test to write: the search covered %d of %d coupled branches, and no kept test passed verification", archive.Len(), len(a.Goals))}
 	}
 	if !cfg.FaultsOnly {
@@ -233,6 +251,9 @@ func Run(ctx context.Context, a *couple.Analysis, cfg Config) (*Report, error) {
 		if err := j.writeFaults(); err != nil {
 			return nil, err
 		}
+	}
+	if rep.Criteria, err = j.measureCriteria(ctx); err != nil {
+		return nil, err
 	}
 	return rep, nil
 }
@@ -252,6 +273,10 @@ func (j *job) report(stats *mosa.Stats) *Report {
 		Unobservable:    j.sess.Unobservable,
 		Stats:           *stats,
 		Covers:          map[string][]int{},
+		GoalSelection:   j.cfg.Selection.String(),
+	}
+	for _, c := range j.criteria {
+		rep.Optimised = append(rep.Optimised, c.Name)
 	}
 	rep.Assertions = "testify"
 	if j.dialect == emit.Std {
@@ -263,7 +288,9 @@ func (j *job) report(stats *mosa.Stats) *Report {
 	for _, t := range j.final {
 		rep.DroppedAssertions += t.assertionsDropped
 		for _, g := range t.covers {
-			covered[g] = true
+			if j.set == nil || j.set.CBC(g) {
+				covered[g] = true
+			}
 			rep.Covers[t.Name] = append(rep.Covers[t.Name], int(g))
 		}
 		rep.SuiteCost.Proxies = rep.SuiteCost.Proxies.Add(t.proxies)

@@ -24,7 +24,7 @@ func (j *job) minimise(ctx context.Context, kept []mosa.ArchivedTest) ([]mosa.Ar
 		tests[i] = k.Test
 	}
 	shrunk, err := j.shrinkAll(ctx, tests, 0, func(i int, _ *testcase.Test, r harness.Result) bool {
-		return covers(r, kept[i].Goals)
+		return j.covers(r, kept[i].Goals)
 	})
 	if err != nil {
 		return nil, err
@@ -77,14 +77,26 @@ func (j *job) shrinkAll(ctx context.Context, tests []*testcase.Test, maxRounds i
 	return out, nil
 }
 
+// coveredBy returns the goals (of the search's numbering) a result
+// covers.
+func (j *job) coveredBy(r harness.Result) []int32 {
+	if r.Trace == nil {
+		return nil
+	}
+	if j.set != nil {
+		return j.set.Covered(r.Trace)
+	}
+	return r.Trace.Covered
+}
+
 // covers reports whether a result covers every goal of goals, and may
 // stand in a regression test (see harness.Result.Regression).
-func covers(r harness.Result, goals []int32) bool {
-	if !r.Regression() {
+func (j *job) covers(r harness.Result, goals []int32) bool {
+	if r.Trace == nil || !r.Regression() {
 		return false
 	}
 	have := map[int32]bool{}
-	for _, g := range r.Trace.Covered {
+	for _, g := range j.coveredBy(r) {
 		have[g] = true
 	}
 	for _, g := range goals {

@@ -27,25 +27,60 @@ type namedTest struct {
 func (j *job) name(tests []observedTest) []namedTest {
 	var out []namedTest
 	for _, t := range tests {
-		g := j.a.Goals[t.goals[0]]
-		base := "Test" + exportName(calleeShort(g.Site)) + "_" + branchShort(g.R) + "_" + branchShort(g.E)
+		base, comment := j.describe(t.goals[0])
 		name := base
 		for n := 2; j.taken[name]; n++ {
 			name = fmt.Sprintf("%s_%d", base, n)
 		}
 		j.taken[name] = true
-		comment := fmt.Sprintf("%s takes %s and then, in the call of %s at %s (in %s), %s.",
-			name, g.R.ID(), couple.CalleeName(g.Site), j.a.Prog.Pos(g.Site.Pos), g.Site.Func.Name, g.E.ID())
+		comment = name + " " + comment
 		if len(t.goals) > 1 {
-			if more := len(t.goals) - 1; more == 1 {
-				comment += " It covers 1 more coupled branch."
-			} else {
-				comment += fmt.Sprintf(" It covers %d more coupled branches.", more)
-			}
+			comment += j.more(t.goals[1:])
 		}
 		out = append(out, namedTest{Test: emit.Test{Name: name, Test: t.test, Outcome: t.outcome, Comment: comment}, goals: t.goals, covers: t.covers, proxies: t.proxies})
 	}
 	return out
+}
+
+// describe names the test kept for goal g and says, for its comment, what
+// it does: Test<callee>_<R branch>_<E branch> for a coupled branch,
+// Test<goal> for a goal of another criterion.
+func (j *job) describe(id int32) (name, comment string) {
+	if j.set != nil && !j.set.CBC(id) {
+		g := j.set.Goal(id)
+		return "Test" + g.Test, g.About + "."
+	}
+	g := j.a.Goals[id]
+	name = "Test" + exportName(calleeShort(g.Site)) + "_" + branchShort(g.R) + "_" + branchShort(g.E)
+	return name, fmt.Sprintf("takes %s and then, in the call of %s at %s (in %s), %s.",
+		g.R.ID(), couple.CalleeName(g.Site), j.a.Prog.Pos(g.Site.Pos), g.Site.Func.Name, g.E.ID())
+}
+
+// more says what else a test is kept for: "It covers 3 more coupled
+// branches." (and, with other criteria, "and 2 more goals").
+func (j *job) more(goals []int32) string {
+	cbc := 0
+	for _, g := range goals {
+		if j.set == nil || j.set.CBC(g) {
+			cbc++
+		}
+	}
+	var parts []string
+	switch cbc {
+	case 0:
+	case 1:
+		parts = append(parts, "1 more coupled branch")
+	default:
+		parts = append(parts, fmt.Sprintf("%d more coupled branches", cbc))
+	}
+	switch other := len(goals) - cbc; other {
+	case 0:
+	case 1:
+		parts = append(parts, "1 more goal of the other criteria")
+	default:
+		parts = append(parts, fmt.Sprintf("%d more goals of the other criteria", other))
+	}
+	return " It covers " + strings.Join(parts, " and ") + "."
 }
 
 // calleeShort is the name of what a call site calls, without its package

@@ -99,12 +99,12 @@ func (j *job) observeRuns(ctx context.Context, kept []mosa.ArchivedTest) ([]obse
 		o := runs[0][i].Outcome
 		covered := map[int32]int{}
 		for _, run := range runs {
-			if !covers(run[i], k.Goals) {
+			if !j.covers(run[i], k.Goals) {
 				o = nil
 				break
 			}
 			o = testcase.Stable(o, run[i].Outcome)
-			for _, g := range slices.Compact(slices.Sorted(slices.Values(run[i].Trace.Covered))) {
+			for _, g := range slices.Compact(slices.Sorted(slices.Values(j.coveredBy(run[i])))) {
 				covered[g]++
 			}
 		}
@@ -112,7 +112,7 @@ func (j *job) observeRuns(ctx context.Context, kept []mosa.ArchivedTest) ([]obse
 			continue
 		}
 		var covers []int32
-		for _, g := range runs[0][i].Trace.Covered {
+		for _, g := range j.coveredBy(runs[0][i]) {
 			if covered[g] == len(runs) {
 				covers = append(covers, g)
 			}

@@ -14,12 +14,14 @@ import (
 
 	"github.com/cling-go/cling/ccfg"
 	"github.com/cling-go/cling/couple"
+	"github.com/cling-go/cling/criteria"
 	"github.com/cling-go/cling/emit"
 	"github.com/cling-go/cling/fault"
 	"github.com/cling-go/cling/harness"
 	"github.com/cling-go/cling/internal/fstree"
 	"github.com/cling-go/cling/mosa"
 	"github.com/cling-go/cling/probe"
+	"github.com/cling-go/cling/targets"
 	"github.com/cling-go/cling/testcase"
 	"golang.org/x/mod/modfile"
 )
@@ -37,6 +39,12 @@ type job struct {
 	cluster *testcase.Cluster
 	sess    *probe.Session
 	x       *harness.Executor
+	// targets are the pair's targets of the other criteria; criteria the
+	// criteria the search optimises; set their goals, nil when the search
+	// optimises the coupled branches alone.
+	targets  *targets.Targets
+	criteria []*criteria.Criterion
+	set      *criteria.Set
 
 	// The file as it stands: its source, its tests, the names of the
 	// tests dropped on the way, and the names a new test may not take.
@@ -100,7 +108,20 @@ func prepare(ctx context.Context, a *couple.Analysis, cfg Config) (*job, error) 
 		}
 		return nil, &Error{Msg: fmt.Sprintf("cling cannot call any covering function of %s: %s", a.Caller.Pkg.Path, strings.Join(why, "; "))}
 	}
-	j.sess, err = probe.NewSession(a, probe.Search)
+	if j.targets, err = targets.Of(a); err != nil {
+		return nil, err
+	}
+	j.criteria = cfg.Criteria
+	if len(j.criteria) == 0 {
+		j.criteria, _ = criteria.Parse(criteria.CBC)
+	}
+	plan := probe.NewPlan(a, probe.Search)
+	if len(j.criteria) > 1 {
+		pair := criteria.NewPair(a, j.targets, cfg.Fitness)
+		j.set = criteria.NewSet(pair, j.criteria, cfg.Selection)
+		plan = probe.NewPlanWith(a, probe.Search, j.targets, j.set.Extras())
+	}
+	j.sess, err = probe.NewSessionWith(plan)
 	if err != nil {
 		return nil, err
 	}

@@ -2,8 +2,8 @@ package gen
 
 import (
 	"context"
-	"github.com/cling-go/cling/couple"
 
+	"github.com/cling-go/cling/couple"
 	"github.com/cling-go/cling/fitness"
 	"github.com/cling-go/cling/mosa"
 	"github.com/cling-go/cling/testcase"
@@ -16,6 +16,12 @@ import (
 // When looking for faults, the collector watches every execution; a
 // search for faults alone keeps the goals of the call sites where it saw
 // one objectives once covered, so that other inputs reach them too.
+//
+// With other criteria than the coupled branches, the engine's goals are
+// those of the criteria's set: the coupled branches first, with the same
+// numbers, so that DynaMOSA's goal graph stays theirs (the other goals are
+// roots), then the other criteria's goals, then the panics as they are
+// met; the set is the objectives (and the whole-suite distance).
 func (j *job) search(ctx context.Context) (*mosa.Archive, *mosa.Stats, error) {
 	engine := &mosa.Engine{
 		Exec:       j.x,
@@ -31,6 +37,9 @@ func (j *job) search(ctx context.Context) (*mosa.Archive, *mosa.Stats, error) {
 		if j.cfg.FaultsOnly {
 			engine.Open = j.col.Open
 		}
+	}
+	if j.set != nil {
+		engine.Objectives, engine.Goals = j.set, j.set.Goals()
 	}
 	return engine.Run(ctx, j.algorithm, j.cfg.Search)
 }

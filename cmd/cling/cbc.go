@@ -9,7 +9,10 @@ import (
 
 	"github.com/cling-go/cling/ccfg"
 	"github.com/cling-go/cling/couple"
+	"github.com/cling-go/cling/criteria"
+	"github.com/cling-go/cling/fitness"
 	"github.com/cling-go/cling/probe"
+	"github.com/cling-go/cling/targets"
 	"github.com/urfave/cli/v2"
 )
 
@@ -17,20 +20,27 @@ func cbcCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "cbc",
 		Usage:     "measure the coupled-branch coverage of a test suite",
-		UsageText: "cling cbc --caller R --callee E [--run REGEX] [--pkg PATTERN...] [--json] [-v] [-- go test flags]",
+		UsageText: "cling cbc --caller R --callee E [--criteria LIST] [--run REGEX] [--pkg PATTERN...] [--json] [-v] [-- go test flags]",
 		Description: `Runs the tests of R (or of the --pkg packages) with probes in R and E, in a
 temporary overlay that leaves the module untouched, and reports which coupled
 branches they cover. A coupled branch (s, r, e) is covered when, in one test,
 branch r of R is taken and later branch e of E is taken during a call made at
 call site s (a branch of E reached by calling E directly does not count).
 
+--criteria measures other coverage criteria as well (a comma-separated list,
+or all; see docs/criteria.md): their probes are compiled in only then.
+
 Tests always run with -count=1. If the suite fails, the coverage is reported
-anyway, the failing tests are listed, and cling exits with status 1.`,
+anyway, the failing tests are listed, and cling exits with status 1.
+
+Coverage criteria (--criteria):
+` + criteriaList(),
 		Flags: append(pairFlags(),
 			&cli.StringFlag{Name: "run", Usage: "run only the tests matching `REGEX` (go test -run)"},
 			&cli.StringSliceFlag{Name: "pkg", Usage: "run the tests of the packages matching `PATTERN` instead of R's (repeatable)"},
+			&cli.StringFlag{Name: "criteria", Value: "default", Usage: "also measure the criteria of `LIST` (comma-separated, listed above; all; default: the coupled branches alone)"},
 			&cli.BoolFlag{Name: "json", Usage: "write the result as JSON to stdout"},
-			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "list every coupled branch with its status"},
+			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "list every coupled branch (and goal of the other criteria) with its status"},
 		),
 		Action: runCBC,
 	}
@@ -48,6 +58,9 @@ type cbcReport struct {
 	CallSites       []cbcSiteReport `json:"callSites"`
 	Pairs           []cbcPairReport `json:"pairs"`
 	Unobservable    []string        `json:"unobservable,omitempty"`
+	// Criteria is the coverage of the criteria --criteria asked for
+	// besides the coupled branches.
+	Criteria []criteria.Coverage `json:"criteria,omitempty"`
 }
 
 type cbcSiteReport struct {
@@ -66,6 +79,10 @@ type cbcPairReport struct {
 }
 
 func runCBC(c *cli.Context) error {
+	cs, err := criteria.Parse(c.String("criteria"))
+	if err != nil {
+		return usagef("%v", err)
+	}
 	a, err := loadPair(c)
 	if err != nil {
 		return err
@@ -83,7 +100,15 @@ func runCBC(c *cli.Context) error {
 			pkgs = append(pkgs, probe.TestPackage{Path: l.Path, Dir: l.Dir})
 		}
 	}
-	sess, err := probe.NewSession(a, probe.Coverage)
+	plan := probe.NewPlan(a, probe.Coverage)
+	var tg *targets.Targets
+	if len(cs) > 1 {
+		if tg, err = targets.Of(a); err != nil {
+			return err
+		}
+		plan = probe.NewPlanWith(a, probe.Coverage, tg, criteria.MeasuredExtrasOf(cs))
+	}
+	sess, err := probe.NewSessionWith(plan)
 	if err != nil {
 		return err
 	}
@@ -103,6 +128,9 @@ func runCBC(c *cli.Context) error {
 		return err
 	}
 	rep := newCBCReport(a, run, sess.Unobservable)
+	if len(cs) > 1 {
+		rep.Criteria = criteria.Measure(criteria.NewPair(a, tg, fitness.Layered), cs[1:], run)
+	}
 	if c.Bool("json") {
 		if err := writeJSON(c.App.Writer, rep); err != nil {
 			return err
@@ -186,6 +214,13 @@ func writeCBCText(w io.Writer, rep *cbcReport, verbose bool) {
 		}
 	case len(uncovered) > maxListed:
 		fmt.Fprintf(w, "\n%d coupled branches uncovered (-v lists them)\n", len(uncovered))
+	}
+	if len(rep.Criteria) > 0 {
+		fmt.Fprintln(w)
+		writeCriteria(w, "other criteria", rep.Criteria)
+		for _, cov := range rep.Criteria {
+			writeGoals(w, cov, verbose)
+		}
 	}
 	if len(rep.Unobservable) > 0 {
 		fmt.Fprintf(w, "\n%d constructs cannot be observed by the probes:\n", len(rep.Unobservable))

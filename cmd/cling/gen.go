@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/cling-go/cling/couple"
+	"github.com/cling-go/cling/criteria"
 	"github.com/cling-go/cling/fitness"
 	"github.com/cling-go/cling/gen"
 	"github.com/cling-go/cling/harness"
@@ -51,6 +52,12 @@ is misuse, and an explicit panic(v) is behaviour the tests assert: both are
 only counted. --faults-only searches for faults alone and writes only that
 file.
 
+--criteria adds coverage criteria to the coupled branches (see
+docs/criteria.md); --goal-selection smart gives the search one
+representative criterion per group of correlated criteria and minimal
+subsets of the others. Whatever was optimised, cling reports the coverage
+of every criterion by the written tests.
+
 Search algorithms (--algorithm):
 ` + entryList(mosa.Algorithms()) + `
 
@@ -58,7 +65,10 @@ Crossover operators (--crossover):
 ` + entryList(mosa.Crossovers()) + `
 
 Secondary objectives of ` + frontAlgorithms() + ` (--secondary):
-` + entryList(mosa.Secondaries()),
+` + entryList(mosa.Secondaries()) + `
+
+Coverage criteria (--criteria, a comma-separated list, or all or default):
+` + criteriaList(),
 		Flags: append(pairFlags(),
 			&cli.StringFlag{Name: "algorithm", Value: d.Algorithm, Usage: "search algorithm `NAME` (listed above)"},
 			&cli.DurationFlag{Name: "budget", Value: d.Budget.Time, Usage: "search time `BUDGET` (a Go duration: 30s, 5m)"},
@@ -76,6 +86,8 @@ Secondary objectives of ` + frontAlgorithms() + ` (--secondary):
 			&cli.IntFlag{Name: "secondary-patience", Value: d.Search.Patience, Usage: "--secondary adaptive switches heuristic after `N` stagnating generations of the one in use"},
 			&cli.IntFlag{Name: "cost-runs", Value: d.CostRuns, Usage: "with --json, run the written suite in `N` fresh processes to measure its run time and allocations (0: do not)"},
 			&cli.IntFlag{Name: "repair-attempts", Value: d.Search.RepairAttempts, Usage: "up to `N` mutations may restore a covering call before an offspring is dropped"},
+			&cli.StringFlag{Name: "criteria", Value: "default", Usage: "optimise the coupled branches and the criteria of `LIST` (comma-separated, listed above; all; default: the coupled branches alone)"},
+			&cli.StringFlag{Name: "goal-selection", Value: "all", Usage: "how the criteria's goals go to the search: `all` of them, or smart"},
 			&cli.StringFlag{Name: "stats", Usage: "append the configuration and statistics of the run to `FILE` (CSV if it ends in .csv, JSON lines otherwise)"},
 			&cli.BoolFlag{Name: "faults", Value: d.Faults, Usage: "look for faults and write their reproducers (see above)"},
 			&cli.BoolFlag{Name: "faults-only", Usage: "search for faults alone: keep exploring the call sites where one was seen, write only the reproducers"},
@@ -146,13 +158,19 @@ func runGen(c *cli.Context) error {
 	if cfg.FaultsOnly && c.IsSet("faults") && !cfg.Faults {
 		return usagef("--faults-only and --faults=false contradict each other")
 	}
+	if cfg.Criteria, err = criteria.Parse(c.String("criteria")); err != nil {
+		return usagef("%v", err)
+	}
+	if cfg.Selection, err = criteria.ParseSelection(c.String("goal-selection")); err != nil {
+		return usagef("%v", err)
+	}
 	cfg.Debug = debugWriter(c.App.ErrWriter)
 	a, err := loadPair(c)
 	if err != nil {
 		return err
 	}
 	if writerIsTerminal(c.App.ErrWriter) && !c.Bool("json") {
-		cfg.Progress = genProgress(c.App.ErrWriter, len(a.Goals))
+		cfg.Progress = genProgress(c.App.ErrWriter, len(cfg.Criteria) > 1)
 	}
 	rep, err := gen.Run(c.Context, a, cfg)
 	if cfg.Progress != nil {
@@ -265,6 +283,7 @@ func writeGenText(w io.Writer, a *couple.Analysis, rep *gen.Report) {
 	if rep.Executor.Environment == harness.PlainMain {
 		fmt.Fprintf(w, "the search ran its tests in a plain executor, without the test files of %s: %s\n", a.Caller.Pkg.Path, rep.Executor.PlainReason)
 	}
+	writeCriteria(w, "coverage of the written tests", rep.Criteria)
 	if len(rep.Dropped) > 0 {
 		fmt.Fprintf(w, "dropped %d tests that did not pass every verification run: %s\n", len(rep.Dropped), strings.Join(rep.Dropped, ", "))
 	}
@@ -331,16 +350,21 @@ func writerIsTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// genProgress prints one updating status line.
-func genProgress(w io.Writer, goals int) func(mosa.Stats) {
+// genProgress prints one updating status line: the goals covered of
+// those known (coupled branches, unless other criteria add goals).
+func genProgress(w io.Writer, criteria bool) func(mosa.Stats) {
 	last := time.Time{}
+	what := "coupled branches"
+	if criteria {
+		what = "goals"
+	}
 	return func(s mosa.Stats) {
 		if time.Since(last) < 200*time.Millisecond {
 			return
 		}
 		last = time.Now()
-		fmt.Fprintf(w, "\r\033[K%s: %d/%d coupled branches, %d executions, generation %d",
-			s.Algorithm, s.Covered, goals, s.Evaluations, s.Generations)
+		fmt.Fprintf(w, "\r\033[K%s: %d/%d %s, %d executions, generation %d",
+			s.Algorithm, s.Covered, s.Goals, what, s.Evaluations, s.Generations)
 	}
 }
 
