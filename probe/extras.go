@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"strings"
 
 	"github.com/cling-go/cling/ccfg"
+	"github.com/cling-go/cling/internal/typeinfo"
 	"github.com/cling-go/cling/targets"
 )
 
@@ -87,8 +89,7 @@ func (fi *fileInstr) apiProbe(decl *ast.FuncDecl, id int) {
 // replaces; the FunCalDel mutants of one call check the call's results
 // against zero values and arguments.
 func (p *Plan) mutantProbes(c *ccfg.CCFG, fileOf func(token.Pos) *fileInstr) {
-	calls := map[*ast.CallExpr][]string{}
-	var order []*ast.CallExpr
+	wrapped := map[*ast.CallExpr]bool{}
 	for _, m := range p.T.Mutants {
 		fi := fileOf(m.Pos)
 		if fi == nil || m.File.Pkg != c.Pkg {
@@ -96,18 +97,10 @@ func (p *Plan) mutantProbes(c *ccfg.CCFG, fileOf func(token.Pos) *fileInstr) {
 		}
 		switch {
 		case m.Operator == targets.FunCalDel:
-			call := m.Site.Call
-			res := m.Result
-			if m.Arg < 0 {
-				res = -1
-				if m.ResultsUsed {
-					res = -2
-				}
+			if call := m.Site.Call; !wrapped[call] {
+				wrapped[call] = true
+				fi.funCalProbe(call, p.funCalOf[call], m.ResultsUsed, p.funCals[p.funCalOf[call]])
 			}
-			if calls[call] == nil {
-				order = append(order, call)
-			}
-			calls[call] = append(calls[call], fmt.Sprintf("%d, %d, %d", m.ID, m.Arg, res))
 		case m.AlwaysInfected():
 			fi.insert(m.Return.Pos(), fmt.Sprintf("%s.Inf(%d); ", RT, m.ID))
 		case m.Shape == targets.ReturnBare:
@@ -119,8 +112,64 @@ func (p *Plan) mutantProbes(c *ccfg.CCFG, fileOf func(token.Pos) *fileInstr) {
 			fi.wrap(m.Expr, fmt.Sprintf("%s.InfZ(%d, ", RT, m.ID), ")", 0)
 		}
 	}
-	for _, call := range order {
-		fi := fileOf(call.Pos())
-		fi.wrap(call.Fun, RT+".FCD(", ", "+strings.Join(calls[call], ", ")+")", layerFunCal)
+}
+
+// funCalProbe probes call k of R into E, whose FunCalDel mutants are
+// spec (see rt.Table.FunCals): a call whose results are unused records
+// its deletion when its function is evaluated; otherwise the call's
+// results, and the arguments a mutant returns in their place, go through
+// the runtime on their way, or, when they cannot (more than four results,
+// an argument that is a call with several results, a type that cannot be
+// named in the file), the call's function is wrapped.
+func (fi *fileInstr) funCalProbe(call *ast.CallExpr, k int32, used bool, spec []int32) {
+	if !used {
+		fi.wrap(call.Fun, fmt.Sprintf("%s.FCReach(%d, ", RT, k), ")", layerFunCal)
+		return
+	}
+	sig, _ := typeOfSig(fi.typeOf(call.Fun))
+	args := map[int]string{} // argument -> its type argument ("" if inferred)
+	ok := sig != nil && sig.Results().Len() <= 4
+	var results []string // the result types, for a call with several results
+	for i := 0; ok && sig.Results().Len() > 1 && i < sig.Results().Len(); i++ {
+		name, named := typeinfo.TypeText(fi.pkg.Types, fi.pkg.Info, fi.file, sig.Results().At(i).Type())
+		ok = named
+		results = append(results, name)
+	}
+	for i := 0; ok && i+2 < len(spec); i += 3 {
+		arg := int(spec[i+1])
+		if arg < 0 {
+			continue
+		}
+		if arg >= len(call.Args) || arg >= sig.Params().Len() {
+			ok = false
+			break
+		}
+		tv := fi.pkg.Info.Types[call.Args[arg]]
+		if _, tuple := tv.Type.(*types.Tuple); tuple {
+			ok = false
+			break
+		}
+		targ := ""
+		if tv.IsNil() || typeinfo.IsUntyped(tv.Type) {
+			name, named := typeinfo.TypeText(fi.pkg.Types, fi.pkg.Info, fi.file, sig.Params().At(arg).Type())
+			if !named {
+				ok = false
+				break
+			}
+			targ = "[" + name + "]"
+		}
+		args[arg] = targ
+	}
+	if !ok {
+		fi.wrap(call.Fun, fmt.Sprintf("%s.FCD(%d, ", RT, k), ")", layerFunCal)
+		return
+	}
+	if len(results) > 1 {
+		fi.wrap(call, fmt.Sprintf("%s.FC%d[%s](%d).R(", RT, len(results), strings.Join(results, ", "), k), ")", layerFunCal)
+	} else {
+		fi.wrap(call, fmt.Sprintf("%s.FC1(%d, ", RT, k), ")", layerFunCal)
+	}
+	for arg, targ := range args {
+		fi.wrap(call.Args[arg], fmt.Sprintf("%s.FCA%s(%d, %d, ", RT, targ, k, arg), ")", layerFunCal)
 	}
 }

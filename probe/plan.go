@@ -40,6 +40,11 @@ type Plan struct {
 	// cost weighs the probes' counts into the cost of an execution (nil
 	// in Coverage mode).
 	cost *costPlan
+	// funCals are the FunCalDel mutants of each call of R into E that has
+	// some, a triple (mutant, argument, result) per mutant (rt.Table.FunCals),
+	// and funCalOf numbers the calls.
+	funCals  [][]int32
+	funCalOf map[*ast.CallExpr]int32
 }
 
 // Mode selects what the probes record.
@@ -102,7 +107,10 @@ func NewPlanWith(a *couple.Analysis, mode Mode, t *targets.Targets, x Extras) *P
 	if t == nil {
 		x = Extras{}
 	}
-	p := &Plan{A: a, Index: a.Index(), Mode: mode, Extras: x, T: t, listOf: map[ast.Node]int32{}}
+	p := &Plan{A: a, Index: a.Index(), Mode: mode, Extras: x, T: t, listOf: map[ast.Node]int32{}, funCalOf: map[*ast.CallExpr]int32{}}
+	if x.Mutants {
+		p.numberFunCals()
+	}
 	for _, c := range []*ccfg.CCFG{a.Caller, a.Callee} {
 		for _, n := range c.Nodes {
 			if n.Kind != ccfg.KindTypeCase && n.Kind != ccfg.KindSelect {
@@ -119,6 +127,31 @@ func NewPlanWith(a *couple.Analysis, mode Mode, t *targets.Targets, x Extras) *P
 		p.cost = newCostPlan(p)
 	}
 	return p
+}
+
+// numberFunCals numbers the calls with FunCalDel mutants, in mutant order,
+// and lists their mutants: the deletion's argument is -1, its result -1
+// when the call's results are unused and -2 when they are used.
+func (p *Plan) numberFunCals() {
+	for _, m := range p.T.Mutants {
+		if m.Operator != targets.FunCalDel {
+			continue
+		}
+		k, ok := p.funCalOf[m.Site.Call]
+		if !ok {
+			k = int32(len(p.funCals))
+			p.funCalOf[m.Site.Call] = k
+			p.funCals = append(p.funCals, nil)
+		}
+		res := int32(m.Result)
+		if m.Arg < 0 {
+			res = -1
+			if m.ResultsUsed {
+				res = -2
+			}
+		}
+		p.funCals[k] = append(p.funCals[k], int32(m.ID), int32(m.Arg), res)
+	}
 }
 
 // stmtList lists, in source order, the nodes of the cases of a type switch
@@ -238,7 +271,12 @@ func (p *Plan) extrasTable(b *strings.Builder) {
 			last = o.Slot
 		}
 	}
-	fmt.Fprintf(b, "},\n\tMutants: %d,\n\tPackages: []string{%q, %q},\n", len(p.T.Mutants), p.A.Caller.Pkg.Path, p.A.Callee.Pkg.Path)
+	fmt.Fprintf(b, "},\n\tMutants: %d,\n\tFunCals: [][]int32{", len(p.T.Mutants))
+	for _, c := range p.funCals {
+		writeInts(b, c)
+		b.WriteString(",")
+	}
+	fmt.Fprintf(b, "},\n\tPackages: []string{%q, %q},\n", p.A.Caller.Pkg.Path, p.A.Callee.Pkg.Path)
 }
 
 // nodeFuncs maps every probe node to the index of the function of R's

@@ -76,7 +76,7 @@ func (s *Session) RunTests(ctx context.Context, opts TestOptions) (*TestRun, err
 	if err != nil {
 		return nil, err
 	}
-	coverDir, err := os.MkdirTemp(s.WS.Dir, "cover-")
+	coverDir, err := s.CoverDir()
 	if err != nil {
 		return nil, err
 	}
@@ -116,6 +116,22 @@ func (s *Session) RunTests(ctx context.Context, opts TestOptions) (*TestRun, err
 		return nil, &TestError{Msg: "go test failed: " + gotest.FirstErrorLine(out.Stderr, out.Err.Error())}
 	}
 	run.Failed = failed
+	if err := s.Collect(coverDir, run); err != nil {
+		return nil, err
+	}
+	return run, nil
+}
+
+// CoverDir makes a new directory for the coverage records of instrumented
+// test processes, which get its path in the environment variable
+// CLING_COVER_DIR; Collect reads them.
+func (s *Session) CoverDir() (string, error) {
+	return os.MkdirTemp(s.WS.Dir, "cover-")
+}
+
+// Collect reads into run the coverage records the test processes wrote
+// into coverDir: the goals covered and, with extra probes, their record.
+func (s *Session) Collect(coverDir string, run *TestRun) error {
 	goals := len(s.Plan.A.Goals)
 	layout := s.Plan.extrasLayout()
 	size := goals
@@ -124,15 +140,15 @@ func (s *Session) RunTests(ctx context.Context, opts TestOptions) (*TestRun, err
 	}
 	covered, err := readCovered(coverDir, size)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	run.Covered = covered[:goals]
 	if s.Plan.Extras.Any() {
 		if run.Extras, err = readExtras(coverDir, covered[goals:], layout); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return run, nil
+	return nil
 }
 
 // ExtraCoverage is what the extra probes recorded over a test run: per

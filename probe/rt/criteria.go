@@ -88,8 +88,11 @@ var (
 	lineStamp   []uint32
 	lineTouched []int32
 
-	apiDepth   int32
-	curDirect  int32     = -1
+	apiDepth  int32
+	curDirect int32 = -1
+	// lastDirect is the function of the test's last direct call (see
+	// Call).
+	lastDirect int32     = -1
 	nodeFunc   []int32   // per node, the index of its function of R's API, -1
 	funcSlots  [][]int32 // per function of R's API, per result, its output slot or -1
 	slotClass  []uint8
@@ -110,6 +113,12 @@ var (
 	mutStamp  []uint32
 	mutChecks []uint8
 	mutTouch  []int32
+	// funCals are the mutants of each call with FunCalDel mutants;
+	// funCalDoneIn marks, per call, the test in which all were infected;
+	// funCalArgs keeps the arguments its mutants may return.
+	funCals      [][]int32
+	funCalDoneIn []uint32
+	funCalArgs   []map[int32]any
 
 	// The cumulative record of cling cbc, after the goals' bytes: one byte
 	// per outcome (branch criterion), line, function called, function
@@ -127,7 +136,7 @@ func setupExtras(t *Table) {
 	lineCallee = t.LineCallee
 	lineStamp = make([]uint32, len(t.LineCallee))
 	lineTouched = nil
-	apiDepth, curDirect = 0, -1
+	apiDepth, curDirect, lastDirect = 0, -1, -1
 	nodeFunc = t.NodeFunc
 	funcSlots = t.FuncSlots
 	slotClass = t.SlotClass
@@ -146,6 +155,9 @@ func setupExtras(t *Table) {
 	mutStamp = make([]uint32, t.Mutants+1)
 	mutChecks = make([]uint8, t.Mutants+1)
 	mutTouch = nil
+	funCals = t.FunCals
+	funCalDoneIn = make([]uint32, len(t.FunCals))
+	funCalArgs = make([]map[int32]any, len(t.FunCals))
 	testEpoch = 0
 }
 
@@ -215,7 +227,7 @@ func splitCumulative(t *Table, b []byte) {
 func resetExtras() {
 	testEpoch++
 	lineTouched = lineTouched[:0]
-	apiDepth, curDirect = 0, -1
+	apiDepth, curDirect, lastDirect = 0, -1, -1
 	callTouch, outTouch, directList = callTouch[:0], outTouch[:0], directList[:0]
 	panicKeys = panicKeys[:0]
 	clear(panicSeen)
@@ -271,8 +283,13 @@ func EnterAPI(fn int32) APICall {
 		return APICall{fn: fn}
 	}
 	curDirect = fn
-	if extras&ExtraDirect != 0 && depth <= 0 {
-		newOutside() // the branches of fn are recorded anew in this call
+	if extras&ExtraDirect != 0 && depth <= 0 && fn != lastDirect {
+		// The probes skip an outcome already recorded in the current
+		// context; a new one makes them record fn's outcomes in this
+		// direct call. Outcomes recorded since fn was last called directly
+		// were recorded in direct calls of fn.
+		newOutside()
+		lastDirect = fn
 	}
 	callFlag(fn, 1)
 	return APICall{fn: fn, direct: true}
@@ -501,21 +518,36 @@ func Inf(id int32) {
 // in its place, is reached, and infected if v is not zero.
 func InfZ[T any](id int32, v T) T {
 	if !mutantDone(id) {
-		mutantReached(id, !reflect.ValueOf(&v).Elem().IsZero())
+		infZ(id, any(v))
 	}
 	return v
+}
+
+// infZ records mutant id reached with value v, while its infection may
+// still be checked.
+func infZ(id int32, v any) {
+	if !checking(id) {
+		mutantReached(id, false)
+		return
+	}
+	mutantReached(id, v != nil && !reflect.ValueOf(v).IsZero())
 }
 
 // InfRet returns f, or, while mutant id may still be checked, a function
 // that calls f and records the mutant (which returns the zero value as
 // result k of the call) reached, and infected if that result is not zero.
 func InfRet[F any](id int32, k int, f F) F {
-	if mutantDone(id) || !checking(id) {
-		if !mutantDone(id) {
-			mutantReached(id, false)
-		}
+	if mutantDone(id) {
 		return f
 	}
+	if !checking(id) {
+		mutantReached(id, false)
+		return f
+	}
+	return infRet(id, k, f)
+}
+
+func infRet[F any](id int32, k int, f F) F {
 	fv := reflect.ValueOf(&f).Elem()
 	return reflect.MakeFunc(fv.Type(), func(in []reflect.Value) []reflect.Value {
 		out := callValue(fv, in)
@@ -526,53 +558,150 @@ func InfRet[F any](id int32, k int, f F) F {
 	}).Interface().(F)
 }
 
-// FCD returns f, the function of a call site with FunCalDel mutants, or a
-// function that calls it and records the mutants reached and infected.
-// spec holds a triple (id, arg, res) per mutant: arg < 0 for the
-// deletion, with res -1 when the call's results are unused (a deleted
-// call is infected when reached) and -2 when they are used (infected if
-// one of them is not zero); arg >= 0 for the mutant that returns argument
-// arg as result res (infected if they differ).
-func FCD[F any](f F, spec ...int32) F {
-	pending := false
-	for i := 0; i+2 < len(spec); i += 3 {
-		id := spec[i]
-		if mutantDone(id) {
-			continue
-		}
-		if spec[i+1] < 0 && spec[i+2] == -1 {
-			mutantReached(id, true)
-			continue
-		}
-		if checking(id) {
-			pending = true
-		} else {
-			mutantReached(id, false)
-		}
+// The probes of the FunCalDel mutants of call k of the table's FunCals
+// (a call of R into E with such mutants). The table holds a triple (id,
+// arg, res) per mutant of the call: arg < 0 for the deletion, with res
+// -1 when the call's results are unused (a deleted call is infected when
+// reached) and -2 when they are used (infected if one of them is not
+// zero); arg >= 0 for the mutant that returns argument arg as result res
+// (infected if they differ). Once every mutant of a call is infected in a
+// test, its probes return at once.
+//
+// FCReach marks the deletion of a call whose results are unused; FCA
+// keeps an argument a mutant may put in place of a result; FC1 (and FC2
+// to FC4, for calls with several results) take the call's results and
+// record the mutants. FCD wraps the function of a call whose arguments or
+// results those cannot take.
+
+// FCReach returns f, the function of call k, and records its deletion
+// mutant reached, which infects it.
+func FCReach[F any](k int32, f F) F {
+	if !funCalDone(k) {
+		funCalResults(k, nil)
 	}
-	if !pending {
+	return f
+}
+
+// FCA returns argument i of call k, v, and keeps it for the mutants that
+// return it as a result.
+func FCA[T any](k, i int32, v T) T {
+	if !funCalDone(k) {
+		funCalArg(k, i, any(v))
+	}
+	return v
+}
+
+// FC1 returns the result of call k and records its mutants.
+func FC1[A any](k int32, a A) A {
+	if !funCalDone(k) {
+		funCalResults(k, []any{a})
+	}
+	return a
+}
+
+// FC2 takes the results of a call with two results: FC2[A, B](k).R(call)
+// returns them and records the mutants of call k (a call with several
+// results can only be the sole argument of a call, so the call's number
+// goes in the receiver).
+type FC2[A, B any] int32
+
+// R returns the results of call k and records its mutants.
+func (k FC2[A, B]) R(a A, b B) (A, B) {
+	if !funCalDone(int32(k)) {
+		funCalResults(int32(k), []any{a, b})
+	}
+	return a, b
+}
+
+// FC3 is FC2 for calls with three results.
+type FC3[A, B, C any] int32
+
+// R returns the results of call k and records its mutants.
+func (k FC3[A, B, C]) R(a A, b B, c C) (A, B, C) {
+	if !funCalDone(int32(k)) {
+		funCalResults(int32(k), []any{a, b, c})
+	}
+	return a, b, c
+}
+
+// FC4 is FC2 for calls with four results.
+type FC4[A, B, C, D any] int32
+
+// R returns the results of call k and records its mutants.
+func (k FC4[A, B, C, D]) R(a A, b B, c C, d D) (A, B, C, D) {
+	if !funCalDone(int32(k)) {
+		funCalResults(int32(k), []any{a, b, c, d})
+	}
+	return a, b, c, d
+}
+
+// FCD returns f, the function of call k, or a function that calls it and
+// records the call's mutants from its arguments and results.
+func FCD[F any](k int32, f F) F {
+	if funCalDone(k) {
 		return f
 	}
+	return fcd(k, f)
+}
+
+func fcd[F any](k int32, f F) F {
 	fv := reflect.ValueOf(&f).Elem()
 	return reflect.MakeFunc(fv.Type(), func(in []reflect.Value) []reflect.Value {
 		out := callValue(fv, in)
-		for i := 0; i+2 < len(spec); i += 3 {
-			id, arg, res := spec[i], int(spec[i+1]), int(spec[i+2])
-			if mutantDone(id) || (arg < 0 && res == -1) {
-				continue
-			}
-			infected := false
-			if arg < 0 {
-				for _, o := range out {
-					infected = infected || !o.IsZero()
-				}
-			} else if arg < len(in) && res < len(out) {
-				infected = !reflect.DeepEqual(in[arg].Interface(), out[res].Interface())
-			}
-			mutantReached(id, infected)
+		for i, a := range in {
+			funCalArg(k, int32(i), a.Interface())
 		}
+		results := make([]any, len(out))
+		for i, o := range out {
+			results[i] = o.Interface()
+		}
+		funCalResults(k, results)
 		return out
 	}).Interface().(F)
+}
+
+// funCalDone reports whether the probes of call k have nothing left to
+// record in this test (or no test runs).
+func funCalDone(k int32) bool {
+	return uint32(k) >= uint32(len(funCalDoneIn)) || testEpoch == 0 || funCalDoneIn[k] == testEpoch
+}
+
+// funCalArg keeps argument i of call k.
+func funCalArg(k, i int32, v any) {
+	if funCalArgs[k] == nil {
+		funCalArgs[k] = map[int32]any{}
+	}
+	funCalArgs[k][i] = v
+}
+
+// funCalResults records the mutants of call k reached, with the call's
+// results (nil for a call whose results are unused).
+func funCalResults(k int32, results []any) {
+	spec := funCals[k]
+	done := true
+	for i := 0; i+2 < len(spec); i += 3 {
+		id, arg, res := spec[i], spec[i+1], int(spec[i+2])
+		if mutantDone(id) {
+			continue
+		}
+		infected := false
+		switch {
+		case arg < 0 && res == -1:
+			infected = true
+		case !checking(id):
+		case arg < 0:
+			for _, r := range results {
+				infected = infected || r != nil && !reflect.ValueOf(r).IsZero()
+			}
+		case res < len(results):
+			infected = !reflect.DeepEqual(funCalArgs[k][arg], results[res])
+		}
+		mutantReached(id, infected)
+		done = done && infected
+	}
+	if done {
+		funCalDoneIn[k] = testEpoch
+	}
 }
 
 // callValue calls a function value with the arguments a MakeFunc wrapper

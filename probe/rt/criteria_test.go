@@ -22,6 +22,9 @@ func extrasTable() *Table {
 	t.FuncNames = []string{"r.F"}
 	t.SlotClass = []uint8{classSigned, classError}
 	t.Mutants = 3
+	// Call 0: mutant 1 deletes it (results used), 2 returns argument 0,
+	// 3 argument 1. Call 1: mutant 1 returns argument 0.
+	t.FunCals = [][]int32{{1, -1, -2, 2, 0, 0, 3, 1, 0}, {1, 0, 0}}
 	t.Packages = []string{"example.com/r", "github.com/cling-go/cling/probe/rt"}
 	return t
 }
@@ -131,33 +134,44 @@ func TestInfection(t *testing.T) {
 func TestFunCalDelInfection(t *testing.T) {
 	Setup(extrasTable())
 	t.Cleanup(func() { Setup(&Table{}) })
-	clamp := func(v, max int) int { return min(v, max) }
-	// Mutant 1 deletes the call (results used), 2 returns v, 3 returns max.
-	spec := []int32{1, -1, -2, 2, 0, 0, 3, 1, 0}
 	Reset()
-	assert.Equal(t, 3, FCD(clamp, spec...)(3, 5))
+	FCReach(2, func() {})()
+	assert.Empty(t, decoded(t).Mutants, "call 2 has no mutant")
+	Setup(extrasTable())
+	Setup(extrasTable())
+	t.Cleanup(func() { Setup(&Table{}) })
+	clamp := func(v, max int) int { return min(v, max) }
+	Reset()
+	// clamp(3, 5), probed as the instrumenter probes a call with used
+	// results and plain arguments.
+	assert.Equal(t, 3, FC1(0, clamp(FCA(0, 0, 3), FCA(0, 1, 5))))
 	assert.Equal(t, []MutantEval{{ID: 1, State: MutantInfected}, {ID: 2, State: MutantReached}, {ID: 3, State: MutantInfected}}, decoded(t).Mutants)
-	assert.Equal(t, 5, FCD(clamp, spec...)(7, 5))
+	assert.Equal(t, 5, FCD(0, clamp)(7, 5), "the same through the function")
 	assert.Equal(t, MutantInfected, decoded(t).Mutants[1].State)
+	assert.Equal(t, testEpoch, funCalDoneIn[0], "every mutant of call 0 is infected: from now on the probes return at once")
 
 	Reset()
 	twice := func(x int) (int, int) { return x, 2 * x }
+	a, b := FC2[int, int](1).R(twice(FCA(1, 0, 3)))
+	assert.Equal(t, []int{3, 6}, []int{a, b})
+	assert.Equal(t, []MutantEval{{ID: 1, State: MutantReached}}, decoded(t).Mutants, "call 1 returns its argument 3 as its first result")
+	Reset()
 	assert.Equal(t, 0, func() int { _, b := InfRet(1, 1, twice)(0); return b }())
 	assert.Equal(t, []MutantEval{{ID: 1, State: MutantReached}}, decoded(t).Mutants)
-	_, b := InfRet(1, 1, twice)(2)
+	_, b = InfRet(1, 1, twice)(2)
 	assert.Equal(t, 4, b)
 	assert.Equal(t, []MutantEval{{ID: 1, State: MutantInfected}}, decoded(t).Mutants)
 }
 
 // After maxInfectionChecks executions a mutant is only counted as
-// reached: the function runs unwrapped.
+// reached.
 func TestInfectionChecksAreBounded(t *testing.T) {
 	Setup(extrasTable())
 	t.Cleanup(func() { Setup(&Table{}) })
 	id := func(x int) int { return x }
 	Reset()
 	for i := 0; i < maxInfectionChecks+5; i++ {
-		FCD(id, 1, 0, 0)(i)
+		FC1(1, id(FCA(1, 0, i)))
 	}
 	assert.Equal(t, uint8(maxInfectionChecks), mutChecks[1])
 	assert.Equal(t, []MutantEval{{ID: 1, State: MutantReached}}, decoded(t).Mutants)

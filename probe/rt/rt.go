@@ -64,8 +64,11 @@ type Table struct {
 	FuncNames []string
 	// SlotClass is, per output slot, the class of the result.
 	SlotClass []uint8
-	// Mutants is the number of interface mutants, numbered from 1.
+	// Mutants is the number of interface mutants, numbered from 1;
+	// FunCals lists, per call of R into E with FunCalDel mutants, a triple
+	// (mutant, argument, result) per mutant (see FCD).
 	Mutants int32
+	FunCals [][]int32
 	// Packages are the import paths of R and E, which name where a panic
 	// was raised.
 	Packages []string

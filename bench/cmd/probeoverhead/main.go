@@ -6,11 +6,14 @@
 // measured, only the test runs. It prints a markdown table with the median
 // wall times and their ratio.
 //
-//	probeoverhead -dir MODULE -caller ./calc -callee ./lexer [-mode coverage|search] [-run REGEX] [-count N] [-runs N] [-cpuprofile FILE]
+//	probeoverhead -dir MODULE -caller ./calc -callee ./lexer [-mode coverage|search] [-criteria LIST] [-run REGEX] [-count N] [-runs N] [-cpuprofile FILE]
 //
 // -mode search measures the probes of cling gen's executor instead
 // (branch distances, call-site contexts, the counts of the performance
-// proxies), built into the same test binary.
+// proxies), built into the same test binary. With -criteria, the
+// instrumented build also holds the probes that `cling cbc --criteria
+// LIST` (or, with -mode search, `cling gen --criteria LIST`) compiles in
+// for the other coverage criteria.
 //
 // Both binaries run in the caller's package directory, as go test runs
 // them, with -test.count=N (and -test.run if given). The instrumented one
@@ -36,7 +39,9 @@ import (
 	"github.com/cling-go/cling/bench/internal/measure"
 	"github.com/cling-go/cling/ccfg"
 	"github.com/cling-go/cling/couple"
+	"github.com/cling-go/cling/criteria"
 	"github.com/cling-go/cling/probe"
+	"github.com/cling-go/cling/targets"
 )
 
 func main() {
@@ -50,6 +55,7 @@ func main() {
 
 type config struct {
 	dir, caller, callee, runRE, label, jsonFile, mode string
+	criteria                                          string
 	profile                                           string
 	header                                            bool
 	target                                            float64
@@ -63,6 +69,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&c.dir, "dir", ".", "directory inside the module (patterns are relative to it)")
 	fs.StringVar(&c.caller, "caller", "", "caller package R (required)")
 	fs.StringVar(&c.callee, "callee", "", "callee package E (required)")
+	fs.StringVar(&c.criteria, "criteria", "default", "also probe the coverage criteria of this comma-separated `LIST`, as cling cbc --criteria does")
 	fs.StringVar(&c.runRE, "run", "", "run only the tests matching this regexp (-test.run)")
 	fs.StringVar(&c.mode, "mode", "coverage", "probes to measure: coverage (cling cbc's) or search (cling gen's)")
 	fs.StringVar(&c.label, "label", "", "name of the data point in the table (default: caller → callee)")
@@ -101,7 +108,23 @@ func measureOverhead(ctx context.Context, c config, stdout, stderr io.Writer) er
 	if c.mode == "search" {
 		mode = probe.Search
 	}
-	sess, err := probe.NewSession(a, mode)
+	cs, err := criteria.Parse(c.criteria)
+	if err != nil {
+		return err
+	}
+	plan := probe.NewPlan(a, mode)
+	if len(cs) > 1 {
+		tg, err := targets.Of(a)
+		if err != nil {
+			return err
+		}
+		extras := criteria.MeasuredExtrasOf(cs)
+		if mode == probe.Search {
+			extras = criteria.ExtrasOf(cs)
+		}
+		plan = probe.NewPlanWith(a, mode, tg, extras)
+	}
+	sess, err := probe.NewSessionWith(plan)
 	if err != nil {
 		return err
 	}
@@ -147,7 +170,7 @@ func measureOverhead(ctx context.Context, c config, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	covered, err := countCovered(coverDir)
+	covered, err := countCovered(coverDir, len(a.Goals))
 	if err != nil {
 		return err
 	}
@@ -156,7 +179,7 @@ func measureOverhead(ctx context.Context, c config, stdout, stderr io.Writer) er
 	}
 	p, in := series[0].Summarize(), series[1].Summarize()
 	res := result{
-		Label: c.label, Caller: callerPath, Callee: calleePath,
+		Label: c.label, Caller: callerPath, Callee: calleePath, Criteria: c.criteria,
 		Tests: tests, Count: c.count, Run: c.runRE,
 		Goals: len(a.Goals), Covered: covered,
 		Plain: p, Instrumented: in,
@@ -201,6 +224,7 @@ type result struct {
 	Label        string          `json:"label"`
 	Caller       string          `json:"caller"`
 	Callee       string          `json:"callee"`
+	Criteria     string          `json:"criteria"`
 	Tests        int             `json:"tests"`
 	Count        int             `json:"count"`
 	Run          string          `json:"run,omitempty"`
@@ -222,8 +246,8 @@ func goTest(ctx context.Context, dir string, args ...string) error {
 }
 
 // countCovered counts the coupled branches covered by any run, from the
-// per-process coverage files of the runtime (one byte per goal).
-func countCovered(dir string) (int, error) {
+// per-process coverage files of the runtime (one byte per goal, first).
+func countCovered(dir string, goals int) (int, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "cover-*"))
 	if err != nil {
 		return 0, err
@@ -234,6 +258,7 @@ func countCovered(dir string) (int, error) {
 		if err != nil {
 			return 0, err
 		}
+		b = b[:min(len(b), goals)]
 		for len(all) < len(b) {
 			all = append(all, false)
 		}
