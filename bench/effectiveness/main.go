@@ -306,6 +306,9 @@ type runRecord struct {
 	AloneCovered *int `json:"aloneCovered,omitempty"`
 	// Measures holds the figures of the -measure steps, by measure name.
 	Measures map[string]*measurement `json:"measures,omitempty"`
+	// Criteria is the coverage of every criterion by the written file, as
+	// cling gen reports it (clings that report it).
+	Criteria []criterionCov `json:"criteria,omitempty"`
 	// Stats is the --stats row as cling wrote it.
 	Stats json.RawMessage `json:"stats,omitempty"`
 	// stored is set for a run the results file held from an earlier
@@ -781,16 +784,17 @@ func (b *bench) gen(ctx context.Context, p *pair, v variant, seed int64, limit s
 		rec.Status, rec.Error = "failed", fmt.Sprintf("exit status %d: %s", r.Code, r.message())
 	} else {
 		var rep struct {
-			CoupledBranches int      `json:"coupledBranches"`
-			Covered         int      `json:"covered"`
-			TestFile        string   `json:"testFile"`
-			Tests           int      `json:"tests"`
-			Dropped         []string `json:"dropped"`
+			CoupledBranches int            `json:"coupledBranches"`
+			Covered         int            `json:"covered"`
+			TestFile        string         `json:"testFile"`
+			Tests           int            `json:"tests"`
+			Dropped         []string       `json:"dropped"`
+			Criteria        []criterionCov `json:"criteria"`
 		}
 		if err := json.Unmarshal(r.Stdout, &rep); err != nil {
 			rec.Status, rec.Error = "failed", "cannot read the --json output: "+err.Error()
 		}
-		rec.FileCovered, rec.Tests, rec.Dropped = rep.Covered, rep.Tests, rep.Dropped
+		rec.FileCovered, rec.Tests, rec.Dropped, rec.Criteria = rep.Covered, rep.Tests, rep.Dropped, rep.Criteria
 		if rel, err := filepath.Rel(m.Dir, rep.TestFile); err == nil && !strings.HasPrefix(rel, "..") {
 			rec.TestPath = filepath.ToSlash(rel)
 		} else if rec.Status == "ok" {

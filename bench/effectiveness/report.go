@@ -390,6 +390,7 @@ func comparison(sums []pairSummary, vs []variant) string {
 	}
 
 	w.WriteString(measureTables(sums))
+	w.WriteString(criteriaTable(sums))
 
 	random := randomVariant(vs)
 	fmt.Fprintf(&w, "\n### Search speed\n\n")
