@@ -52,18 +52,13 @@ type stmtList struct {
 // lines lists the lines of the functions R's API reaches.
 func (t *Targets) lines() []Line {
 	a := t.A
-	var roots []*ccfg.Function
-	for _, s := range a.Sites {
-		roots = append(roots, s.Targets...)
-	}
-	funcs := append(couple.ReachableFunctions(a.Caller.External), couple.ReachableFunctions(roots)...)
 	type key struct {
 		rel  string
 		line int
 	}
 	chosen := map[key]*Line{}
 	var lists []stmtList
-	for _, fn := range funcs {
+	for _, fn := range t.Reachable {
 		b := body(fn)
 		if b == nil {
 			continue
@@ -101,6 +96,16 @@ func (t *Targets) lines() []Line {
 		return out[i].Line < out[j].Line
 	})
 	return out
+}
+
+// reachable lists the functions R's API reaches: R's from its externally
+// callable functions, E's from the functions R's call sites call.
+func reachable(a *couple.Analysis) []*ccfg.Function {
+	var roots []*ccfg.Function
+	for _, s := range a.Sites {
+		roots = append(roots, s.Targets...)
+	}
+	return append(couple.ReachableFunctions(a.Caller.External), couple.ReachableFunctions(roots)...)
 }
 
 // statementLists returns the statement lists of a function body, nested

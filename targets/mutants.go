@@ -93,6 +93,10 @@ type Mutant struct {
 	Site        *couple.CallSite
 	ResultsUsed bool
 	Arg         int
+
+	// Guards are the branches after which the mutant's statement is
+	// reached (see Line.Guards).
+	Guards []couple.Branch
 }
 
 // AlwaysInfected reports whether reaching the mutant is enough for its
@@ -154,6 +158,15 @@ func (t *Targets) mutants() []*Mutant {
 	})
 	for i, m := range out {
 		m.ID = i + 1
+		var stmt ast.Stmt = m.Return
+		if m.Site != nil {
+			stmt = enclosingStmt(m.File, m.Site.Call)
+		}
+		if stmt != nil {
+			m.Guards = t.guards(m.Func, stmt)
+		} else {
+			m.Guards = t.A.ControllingEntry(m.Func)
+		}
 	}
 	return out
 }

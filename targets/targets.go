@@ -28,6 +28,10 @@ import (
 // Targets are the targets of one pair.
 type Targets struct {
 	A *couple.Analysis
+	// Reachable are the functions R's API reaches: R's reachable from its
+	// externally callable functions, then E's reachable from the
+	// functions R's call sites call.
+	Reachable []*ccfg.Function
 	// Lines are in file and line order, R's files and E's together.
 	Lines []Line
 	// Funcs are R's externally callable functions, by position.
@@ -57,6 +61,7 @@ func Of(a *couple.Analysis) (*Targets, error) {
 	if err != nil {
 		return nil, err
 	}
+	t.Reachable = reachable(a)
 	t.Lines = t.lines()
 	t.Funcs, t.Outputs = t.api()
 	t.Mutants = t.mutants()
