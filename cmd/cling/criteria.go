@@ -29,10 +29,10 @@ func writeCriteria(w io.Writer, title string, cov []criteria.Coverage) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, c := range cov {
 		if c.Found {
-			fmt.Fprintf(tw, "  %s\t%d found\t\n", c.Criterion, c.Covered)
+			fmt.Fprintf(tw, "  %s\t%d found\n", c.Criterion, c.Covered)
 			continue
 		}
-		fmt.Fprintf(tw, "  %s\t%d of %d\t%s\n", c.Criterion, c.Covered, c.Total, percent(c.Covered, c.Total))
+		fmt.Fprintf(tw, "  %s\t%d of %d (%s)\n", c.Criterion, c.Covered, c.Total, percent(c.Covered, c.Total))
 	}
 	tw.Flush()
 }

@@ -73,14 +73,14 @@ func TestCBCCriteria(t *testing.T) {
 	}, rows(rep.Criteria))
 	r = runCling(t, dir, "cbc", "--caller", "./app", "--callee", "./store", "--criteria", "method,weak-mutation")
 	require.Equal(t, 0, r.code, r.stderr)
-	assert.Contains(t, r.stdout, "other criteria:\n  method         6 of 7    85.7%\n  weak-mutation  22 of 27  81.5%\n")
+	assert.Contains(t, r.stdout, "other criteria:\n  method         6 of 7 (85.7%)\n  weak-mutation  22 of 27 (81.5%)\n")
 	assert.Contains(t, r.stdout, "method, uncovered:\n    (*Inventory).Audit\n")
 
 	pc := fixture.Copy(t, "personcar")
 	require.NoError(t, os.WriteFile(filepath.Join(pc, "person", "p_test.go"), []byte(strings.Replace(slowSuite, "time.Sleep(20 * time.Second)", "_ = time.Now()", 1)), 0o644))
 	r = runCling(t, pc, "cbc", "--caller", "./person", "--callee", "./car", "--criteria", "output")
 	require.Equal(t, 0, r.code, r.stderr)
-	assert.Contains(t, r.stdout, "  output  0 of 0  n/a\n")
+	assert.Contains(t, r.stdout, "  output  0 of 0 (n/a)\n")
 }
 
 // cling gen with every criterion writes a file that passes, with every
