@@ -152,6 +152,9 @@ EOF
 	probe_overhead "expr: \`./parser\` → \`./parser/lexer\`" "$WORK/expr" ./parser ./parser/lexer 150 -header=false
 	probe_overhead "hcl: \`./hcl/parser\` → \`./hcl/scanner\`" "$WORK/hcl" ./hcl/parser ./hcl/scanner 500 -header=false
 	probe_overhead "goldmark: \`.\` → \`./parser\`" "$WORK/goldmark" . ./parser 1 -header=false
+	probe_overhead "testdata/cpubound, \`--criteria all\`" "$WORK/cpubound" ./calc ./lexer 1 -criteria all -header=false
+	probe_overhead "testdata/cpubound, \`--criteria weak-mutation\`" "$WORK/cpubound" ./calc ./lexer 1 -criteria weak-mutation -header=false
+	probe_overhead "expr, \`--criteria all\`" "$WORK/expr" ./parser ./parser/lexer 150 -criteria all -header=false
 	cat <<EOF
 
 (tests × count: test functions × \`-test.count\`; the real suites are short,
