@@ -105,13 +105,16 @@ func DefaultConfig() Config {
 
 // Report is the outcome of a generation run.
 type Report struct {
-	CoupledBranches int     `json:"coupledBranches"`
-	Covered         int     `json:"covered"`
-	CBC             float64 `json:"cbc"`
-	TestFile        string  `json:"testFile"`
-	Tests           int     `json:"tests"`
-	Executions      int     `json:"executions"`
-	SearchSeconds   float64 `json:"searchSeconds"`
+	CoupledBranches int `json:"coupledBranches"`
+	Covered         int `json:"covered"`
+	// SearchCovered counts the coupled branches the search's archive
+	// covered (Stats.Covered counts the goals of every criterion).
+	SearchCovered int     `json:"searchCovered"`
+	CBC           float64 `json:"cbc"`
+	TestFile      string  `json:"testFile"`
+	Tests         int     `json:"tests"`
+	Executions    int     `json:"executions"`
+	SearchSeconds float64 `json:"searchSeconds"`
 	// Dropped lists kept tests removed because they did not compile or
 	// did not pass every verification run.
 	Dropped []string `json:"dropped,omitempty"`
@@ -227,6 +230,13 @@ func Run(ctx context.Context, a *couple.Analysis, cfg Config) (*Report, error) {
 		}
 	}
 	rep := j.report(stats)
+	for _, t := range archive.Tests() {
+		for _, g := range t.Goals {
+			if j.set == nil || j.set.CBC(g) {
+				rep.SearchCovered++
+			}
+		}
+	}
 	if cfg.CostRuns > 0 && len(j.final) > 0 {
 		rep.SuiteCost.Measured, err = j.measure(ctx, cfg.CostRuns)
 		if ctx.Err() != nil {

@@ -276,7 +276,7 @@ func writeGenText(w io.Writer, a *couple.Analysis, rep *gen.Report) {
 		fmt.Fprintf(w, "wrote %s: %d tests (assertions: %s)\n", relPath(a, rep.TestFile), rep.Tests, rep.Assertions)
 		fmt.Fprintf(w, "coupled branches covered: %d of %d (%s) by the file, %d (%s) by the search's archive; %s search in %.1fs, %d executions\n",
 			rep.Covered, rep.CoupledBranches, percent(rep.Covered, rep.CoupledBranches),
-			rep.Stats.Covered, percent(rep.Stats.Covered, rep.CoupledBranches), rep.Stats.Algorithm, rep.SearchSeconds, rep.Executions)
+			rep.SearchCovered, percent(rep.SearchCovered, rep.CoupledBranches), rep.Stats.Algorithm, rep.SearchSeconds, rep.Executions)
 	} else {
 		fmt.Fprintf(w, "searched for faults: %s search in %.1fs, %d executions\n", rep.Stats.Algorithm, rep.SearchSeconds, rep.Executions)
 	}
@@ -393,6 +393,12 @@ type statsRow struct {
 	Drops          int               `json:"drops"`
 	Timeline       []mosa.TimePoint  `json:"timeline"`
 	GoalSeconds    map[int32]float64 `json:"goalSeconds"`
+	// The criteria optimised, the goal selection, and the goals of all of
+	// them the search archive covered.
+	Criteria      string `json:"criteria"`
+	GoalSelection string `json:"goalSelection"`
+	AllGoals      int    `json:"goals"`
+	AllCovered    int    `json:"goalsCovered"`
 }
 
 func appendStats(path string, c *cli.Context, a *couple.Analysis, rep *gen.Report) error {
@@ -402,7 +408,8 @@ func appendStats(path string, c *cli.Context, a *couple.Analysis, rep *gen.Repor
 		MaxEvals: c.Int("max-evals"), Population: c.Int("population"), Fitness: c.String("fitness"),
 		Crossover: c.String("crossover"), DataCrossover: c.Float64("data-crossover"),
 		RepairAttempts: c.Int("repair-attempts"), Workers: c.Int("workers"),
-		Goals: rep.CoupledBranches, Covered: rep.Stats.Covered, CBC: float64(rep.Stats.Covered) / float64(max(rep.CoupledBranches, 1)),
+		Goals: rep.CoupledBranches, Covered: rep.SearchCovered, CBC: float64(rep.SearchCovered) / float64(max(rep.CoupledBranches, 1)),
+		AllGoals: rep.Stats.Goals, AllCovered: rep.Stats.Covered, Criteria: strings.Join(rep.Optimised, ","), GoalSelection: rep.GoalSelection,
 		Tests: rep.Tests, Evaluations: rep.Stats.Evaluations, Generations: rep.Stats.Generations,
 		SearchSeconds: rep.Stats.Seconds, Repairs: rep.Stats.Repairs, Drops: rep.Stats.Drops,
 		Timeline: rep.Stats.Timeline, GoalSeconds: rep.Stats.GoalSeconds,
@@ -425,7 +432,7 @@ func appendStats(path string, c *cli.Context, a *couple.Analysis, rep *gen.Repor
 	if st != nil && st.Size() == 0 {
 		w.Write([]string{"caller", "callee", "algorithm", "seed", "budget", "max_evals", "population", "fitness", "repair_attempts", "workers",
 			"coupled_branches", "covered", "cbc", "tests", "evaluations", "generations", "search_seconds", "repairs", "drops", "timeline", "goal_seconds",
-			"crossover", "data_crossover"})
+			"crossover", "data_crossover", "criteria", "goal_selection", "goals", "goals_covered"})
 	}
 	var tl []string
 	for _, p := range row.Timeline {
@@ -445,7 +452,8 @@ func appendStats(path string, c *cli.Context, a *couple.Analysis, rep *gen.Repor
 		strconv.Itoa(row.Goals), strconv.Itoa(row.Covered), strconv.FormatFloat(row.CBC, 'f', 4, 64), strconv.Itoa(row.Tests),
 		strconv.Itoa(row.Evaluations), strconv.Itoa(row.Generations), strconv.FormatFloat(row.SearchSeconds, 'f', 3, 64),
 		strconv.Itoa(row.Repairs), strconv.Itoa(row.Drops), strings.Join(tl, ";"), strings.Join(gs, ";"),
-		row.Crossover, strconv.FormatFloat(row.DataCrossover, 'g', -1, 64)})
+		row.Crossover, strconv.FormatFloat(row.DataCrossover, 'g', -1, 64),
+		row.Criteria, row.GoalSelection, strconv.Itoa(row.AllGoals), strconv.Itoa(row.AllCovered)})
 	w.Flush()
 	return w.Error()
 }
