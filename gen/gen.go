@@ -262,8 +262,11 @@ func Run(ctx context.Context, a *couple.Analysis, cfg Config) (*Report, error) {
 			return nil, err
 		}
 	}
-	if rep.Criteria, err = j.measureCriteria(ctx); err != nil {
-		return nil, err
+	if !cfg.FaultsOnly {
+		// The criteria's coverage is that of the written tests.
+		if rep.Criteria, err = j.measureCriteria(ctx); err != nil {
+			return nil, err
+		}
 	}
 	return rep, nil
 }
