@@ -22,6 +22,25 @@ type Pair struct {
 	Analysis *Analysis
 }
 
+// LoadAllPairs loads the packages cfg names (with their direct imports,
+// cfg.WithImports is set) and analyses every pair whose caller is one of
+// the matched packages, as AllPairs ranks them: what cling pairs lists,
+// and what the commands that run over several pairs choose from.
+func LoadAllPairs(cfg ccfg.LoadConfig) (*ccfg.Program, []Pair, error) {
+	cfg.WithImports = true
+	prog, err := ccfg.Load(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	var callers []*ccfg.Package
+	for _, p := range prog.Packages {
+		if p.Matched {
+			callers = append(callers, p)
+		}
+	}
+	return prog, AllPairs(prog, callers), nil
+}
+
 // AllPairs analyses every ordered pair (R, E) where R is one of callers and
 // E is any package of prog loaded from source that R calls into. The result
 // is sorted by coupled branches, largest first, then by import paths.

@@ -247,16 +247,10 @@ func (r *run) overBudget(err error) bool {
 
 // load loads the packages and ranks their pairs as cling pairs does.
 func (r *run) load() ([]couple.Pair, error) {
-	prog, err := ccfg.Load(ccfg.LoadConfig{Dir: r.cfg.Dir, Tags: r.cfg.Tags, Patterns: r.cfg.Patterns, WithImports: true})
+	prog, pairs, err := couple.LoadAllPairs(ccfg.LoadConfig{Dir: r.cfg.Dir, Tags: r.cfg.Tags, Patterns: r.cfg.Patterns})
 	if err != nil {
 		return nil, err
 	}
 	r.prog = prog
-	var callers []*ccfg.Package
-	for _, p := range prog.Packages {
-		if p.Matched {
-			callers = append(callers, p)
-		}
-	}
-	return couple.AllPairs(prog, callers), nil
+	return pairs, nil
 }

@@ -5,7 +5,6 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/cling-go/cling/ccfg"
 	"github.com/cling-go/cling/couple"
 	"github.com/urfave/cli/v2"
 )
@@ -35,20 +34,13 @@ where R or E has no branches at all are trivial and hidden unless --all.`,
 			if len(cfg.Patterns) == 0 {
 				cfg.Patterns = []string{"./..."}
 			}
-			cfg.WithImports = true
 			cfg.Std = c.Bool("std")
-			prog, err := ccfg.Load(cfg)
+			_, pairs, err := couple.LoadAllPairs(cfg)
 			if err != nil {
 				return err
 			}
-			var callers []*ccfg.Package
-			for _, p := range prog.Packages {
-				if p.Matched {
-					callers = append(callers, p)
-				}
-			}
 			rep := pairsReport{Pairs: []pairReport{}}
-			for _, p := range couple.AllPairs(prog, callers) {
+			for _, p := range pairs {
 				if p.CoupledBranches < c.Int("min-coupled") || (p.Trivial && !c.Bool("all")) {
 					continue
 				}
