@@ -3,10 +3,9 @@ package gate
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"sort"
-	"sync"
 
+	"github.com/cling-go/cling/internal/parallel"
 	"github.com/cling-go/cling/mutate"
 	"github.com/cling-go/cling/probe"
 )
@@ -14,25 +13,11 @@ import (
 // measureAll measures the pairs, a few at a time: each measurement is
 // mostly waiting for go commands, which overlap well.
 func (r *run) measureAll(pairs []*pair) error {
-	workers := min(len(pairs), max(runtime.NumCPU(), 2))
-	jobs := make(chan int)
 	errs := make([]error, len(pairs))
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				r.progress("measuring %s (%d of %d)", pairs[i].name(), i+1, len(pairs))
-				errs[i] = r.measure(pairs[i])
-			}
-		}()
-	}
-	for i := range pairs {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
+	parallel.Each(len(pairs), parallel.CommandWidth(), func(i int) {
+		r.progress("measuring %s (%d of %d)", pairs[i].name(), i+1, len(pairs))
+		errs[i] = r.measure(pairs[i])
+	})
 	for _, err := range errs {
 		if err != nil {
 			return err
