@@ -84,6 +84,11 @@ type Config struct {
 	// search.
 	Criteria  []*criteria.Criterion
 	Selection criteria.Selection
+	// Generated are the files the other pairs of a run over several pairs
+	// write. Their literals do not seed the search: whether they exist
+	// yet, and in which version, depends on which pairs ran before, and a
+	// pair's result must not.
+	Generated []string
 }
 
 // DefaultConfig returns the defaults of `cling gen`.
@@ -204,6 +209,31 @@ const Marker = "// Code written by cling; regenerate with cling gen."
 // verifies the kept tests (finish), and writes the file; when looking for
 // faults, it then confirms and writes their reproducers (findFaults).
 func Run(ctx context.Context, a *couple.Analysis, cfg Config) (*Report, error) {
+	j, err := Prepare(ctx, a, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer j.Close()
+	if err := j.Search(ctx); err != nil {
+		return nil, err
+	}
+	return j.Finish(ctx)
+}
+
+// Job is a generation run taken one stage at a time, for a caller that
+// runs several pairs and overlaps the stages of different pairs: Prepare,
+// then Search, then Finish, and Close in any case. Run is the three in a
+// row; the stages are the same.
+type Job struct {
+	j       *job
+	archive *mosa.Archive
+	stats   *mosa.Stats
+}
+
+// Prepare checks the pair and the output file, builds the cluster, the
+// instrumented session and the executor. Its errors come before any
+// search.
+func Prepare(ctx context.Context, a *couple.Analysis, cfg Config) (*Job, error) {
 	if cfg.FaultsOnly {
 		cfg.Faults = true
 	}
@@ -211,11 +241,24 @@ func Run(ctx context.Context, a *couple.Analysis, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer j.close()
-	archive, stats, err := j.search(ctx)
+	return &Job{j: j}, nil
+}
+
+// Search runs the search within the budget and keeps its archive for
+// Finish.
+func (g *Job) Search(ctx context.Context) error {
+	archive, stats, err := g.j.search(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
+	g.archive, g.stats = archive, stats
+	return nil
+}
+
+// Finish minimises, observes, names and verifies the archived tests and
+// writes the file.
+func (g *Job) Finish(ctx context.Context) (*Report, error) {
+	j, a, archive, cfg := g.j, g.j.a, g.archive, g.j.cfg
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -229,14 +272,15 @@ func Run(ctx context.Context, a *couple.Analysis, cfg Config) (*Report, error) {
 			return nil, err
 		}
 	}
-	rep := j.report(stats)
+	rep := j.report(g.stats)
 	for _, t := range archive.Tests() {
-		for _, g := range t.Goals {
-			if j.set == nil || j.set.CBC(g) {
+		for _, goal := range t.Goals {
+			if j.set == nil || j.set.CBC(goal) {
 				rep.SearchCovered++
 			}
 		}
 	}
+	var err error
 	if cfg.CostRuns > 0 && len(j.final) > 0 {
 		rep.SuiteCost.Measured, err = j.measure(ctx, cfg.CostRuns)
 		if ctx.Err() != nil {
@@ -270,6 +314,9 @@ func Run(ctx context.Context, a *couple.Analysis, cfg Config) (*Report, error) {
 	}
 	return rep, nil
 }
+
+// Close stops the executor and removes the instrumented session.
+func (g *Job) Close() { g.j.close() }
 
 // report describes the run: the file as it stands, what the search
 // found (stats) and what the executor did.

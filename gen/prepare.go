@@ -100,7 +100,7 @@ func prepare(ctx context.Context, a *couple.Analysis, cfg Config) (*job, error) 
 	if j.faultsOut != "" {
 		j.col = fault.NewCollector(a, j.cluster)
 	}
-	seedConstants(a, j.cluster, cfg.Tags)
+	seedConstants(a, j.cluster, cfg.Tags, cfg.Generated)
 	if len(j.cluster.Covering) == 0 {
 		var why []string
 		for _, s := range j.cluster.Skipped {
@@ -176,7 +176,7 @@ func (j *job) close() {
 func outputPath(a *couple.Analysis, cfg Config) (string, error) {
 	out := cfg.Out
 	if out == "" {
-		out = filepath.Join(a.Caller.Pkg.Dir, "cling_"+a.Callee.Pkg.Name+"_test.go")
+		out = DefaultOut(a)
 	} else if !filepath.IsAbs(out) {
 		out = filepath.Join(a.Prog.Dir, out)
 	}
@@ -207,6 +207,12 @@ func checkOwn(out string, force bool) error {
 		}
 	}
 	return nil
+}
+
+// DefaultOut is the file gen writes for a pair without Config.Out:
+// cling_<E name>_test.go in R's directory.
+func DefaultOut(a *couple.Analysis) string {
+	return filepath.Join(a.Caller.Pkg.Dir, "cling_"+a.Callee.Pkg.Name+"_test.go")
 }
 
 // writable reports whether files can be created in dir, without creating
@@ -247,9 +253,14 @@ func dialectOf(a *couple.Analysis) emit.Dialect {
 }
 
 // seedConstants adds to the constant pool the literals of the test files of
-// R and E (realistic inputs) and of the other packages the cluster calls.
-// Only the parse of their files is needed, not a type-checked load.
-func seedConstants(a *couple.Analysis, c *testcase.Cluster, tags []string) {
+// R and E (realistic inputs) and of the other packages the cluster calls,
+// except those of the generated files (Config.Generated). Only the parse
+// of their files is needed, not a type-checked load.
+func seedConstants(a *couple.Analysis, c *testcase.Cluster, tags []string, generated []string) {
+	skip := map[string]bool{}
+	for _, f := range generated {
+		skip[filepath.Clean(f)] = true
+	}
 	dirs := []string{a.Caller.Pkg.Dir, a.Callee.Pkg.Dir}
 	if pkgs := c.SeedPackages(); len(pkgs) > 0 {
 		if listed, err := ccfg.List(ccfg.LoadConfig{Dir: a.Prog.Dir, Tags: tags, Patterns: pkgs}); err == nil {
@@ -263,7 +274,7 @@ func seedConstants(a *couple.Analysis, c *testcase.Cluster, tags []string) {
 		sort.Strings(files)
 		for _, f := range files {
 			// R's and E's own files are already in the pool.
-			if i < 2 && !strings.HasSuffix(f, "_test.go") {
+			if i < 2 && !strings.HasSuffix(f, "_test.go") || skip[f] {
 				continue
 			}
 			src, err := os.ReadFile(f)

@@ -1,0 +1,40 @@
+package gen
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/cling-go/cling/ccfg"
+	"github.com/cling-go/cling/couple"
+	"github.com/cling-go/cling/internal/fixture"
+	"github.com/cling-go/cling/testcase"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The literals of R's test files seed the search, except those of the
+// files other pairs of the run generate.
+func TestSeedConstantsLeavesOutGeneratedFiles(t *testing.T) {
+	dir := fixture.Copy(t, "personcar")
+	hand := filepath.Join(dir, "person", "hand_test.go")
+	generated := filepath.Join(dir, "person", "cling_other_test.go")
+	require.NoError(t, os.WriteFile(hand, []byte("package person_test\n\nvar hand = \"from a hand-written test\"\n"), 0o644))
+	require.NoError(t, os.WriteFile(generated, []byte("package person_test\n\nvar generated = \"from a generated test\"\n"), 0o644))
+	a, err := couple.LoadPair(ccfg.LoadConfig{Dir: dir}, "./person", "./car")
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		name      string
+		generated []string
+		want      bool
+	}{
+		{"no generated files", nil, true},
+		{"the other pair's file", []string{generated}, false},
+	} {
+		c := testcase.NewCluster(a, 4)
+		seedConstants(a, c, nil, tc.generated)
+		assert.Contains(t, c.Constants.Strings, "from a hand-written test", tc.name)
+		assert.Equal(t, tc.want, slices.Contains(c.Constants.Strings, "from a generated test"), tc.name)
+	}
+}
