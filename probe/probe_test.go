@@ -123,6 +123,20 @@ func TestFailingSuiteStillMeasured(t *testing.T) {
 	assert.Equal(t, []bool{true, false}, run.Covered)
 }
 
+// A hidden test file is left out of the run as if it were deleted: this
+// one would not even build.
+func TestHiddenTestFileLeftOut(t *testing.T) {
+	dir := fixture.Copy(t, "personcar")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "person", "person_test.go"), []byte(personcarSuite), 0o644))
+	broken := filepath.Join(dir, "person", "cling_car_test.go")
+	require.NoError(t, os.WriteFile(broken, []byte("package person_test\n\nimport \"testing\"\n\nfunc TestBroken(t *testing.T) { undefined() }\n"), 0o644))
+	a := analyzeIn(t, dir, "./person", "./car")
+	run := runSuite(t, a, probe.TestOptions{Hide: []string{broken}})
+	assert.Equal(t, 3, run.Tests)
+	assert.Empty(t, run.Failed)
+	assert.Equal(t, []bool{true, false}, run.Covered)
+}
+
 func TestNoTests(t *testing.T) {
 	dir := fixture.Copy(t, "personcar")
 	a := analyzeIn(t, dir, "./person", "./car")

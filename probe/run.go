@@ -28,6 +28,9 @@ type TestOptions struct {
 	Tags []string
 	// Extra are further go test flags.
 	Extra []string
+	// Hide are test files of the packages to leave out of the run, as if
+	// they were deleted.
+	Hide []string
 }
 
 // TestRun is the outcome of running test suites under the probes.
@@ -58,6 +61,9 @@ func (e *TestError) Error() string { return e.Msg }
 // failing tests are listed.
 func (s *Session) RunTests(ctx context.Context, opts TestOptions) (*TestRun, error) {
 	run := &TestRun{}
+	for _, f := range opts.Hide {
+		s.WS.Hide(f)
+	}
 	for _, p := range opts.Packages {
 		n, err := MarkTests(s.WS, p.Dir, s.RTImport)
 		if err != nil {

@@ -11,7 +11,7 @@ import (
 // MarkTests instruments the test files of the package in dir so that the
 // runtime knows where each test execution begins: every Test, Example and
 // Fuzz function calls BeginTest first. It returns the number of test
-// functions marked.
+// functions marked; hidden files are left out.
 func MarkTests(w *Workspace, dir, rtImport string) (int, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
 	if err != nil {
@@ -19,6 +19,9 @@ func MarkTests(w *Workspace, dir, rtImport string) (int, error) {
 	}
 	count := 0
 	for _, path := range files {
+		if w.Hidden(path) {
+			continue
+		}
 		src, err := os.ReadFile(path)
 		if err != nil {
 			return 0, fmt.Errorf("reading %s: %w", path, err)

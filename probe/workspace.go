@@ -37,6 +37,7 @@ type Workspace struct {
 	copyPaths        map[string]string // module dir -> module path
 	rtDir            string
 	digests          map[string][32]byte // every Set path -> content hash
+	hidden           map[string]bool     // paths the go command sees as deleted
 }
 
 // NewWorkspace creates a workspace for the main module of prog.
@@ -56,6 +57,7 @@ func NewWorkspace(prog *ccfg.Program) (*Workspace, error) {
 		copies:    map[string]string{},
 		copyPaths: map[string]string{},
 		digests:   map[string][32]byte{},
+		hidden:    map[string]bool{},
 	}
 	if out, err := exec.Command("go", "env", "GOMODCACHE").Output(); err == nil {
 		w.modCache = strings.TrimSpace(string(out))
@@ -100,6 +102,16 @@ func (w *Workspace) Set(path string, content []byte) error {
 	w.replace[path] = backing
 	return nil
 }
+
+// Hide makes the go command see the file at path, in the main module, as
+// deleted.
+func (w *Workspace) Hide(path string) {
+	w.hidden[path] = true
+	w.digests[path] = [32]byte{} // no content
+}
+
+// Hidden reports whether path was hidden.
+func (w *Workspace) Hidden(path string) bool { return w.hidden[path] }
 
 // Digest hashes every file set in the workspace (paths and contents), to
 // key builds on their inputs.
@@ -265,6 +277,9 @@ func (w *Workspace) OverlayFile() (string, error) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		replace[k] = w.replace[k]
+	}
+	for k := range w.hidden {
+		replace[k] = "" // deleted, for the go command
 	}
 	b, err := json.MarshalIndent(struct{ Replace map[string]string }{replace}, "", "  ")
 	if err != nil {
