@@ -68,12 +68,7 @@ func (p *pair) skip(reason string) {
 // measureCoverage runs R's tests under the probes, as cling cbc does.
 func (r *run) measureCoverage(p *pair) error {
 	a := p.a
-	sess, err := probe.NewSession(a, probe.Coverage)
-	if err != nil {
-		return fmt.Errorf("%s: %w", p.name(), err)
-	}
-	defer sess.Close()
-	res, err := sess.RunTests(r.budget, probe.TestOptions{
+	res, err := probe.Measure(r.budget, a, probe.TestOptions{
 		Dir:      a.Prog.Dir,
 		Packages: []probe.TestPackage{{Path: a.Caller.Pkg.Path, Dir: a.Caller.Pkg.Dir}},
 		Tags:     r.cfg.Tags,
@@ -90,7 +85,7 @@ func (r *run) measureCoverage(p *pair) error {
 	case errors.As(err, &te):
 		return &Error{Msg: fmt.Sprintf("%s: %s", p.name(), te.Msg)}
 	case err != nil:
-		return err
+		return fmt.Errorf("%s: %w", p.name(), err)
 	}
 	p.tests, p.covered = res.Tests, res.Covered
 	p.failed = append(p.failed, res.Failed...)

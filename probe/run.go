@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cling-go/cling/couple"
 	"github.com/cling-go/cling/internal/gotest"
 	"github.com/cling-go/cling/probe/rt"
 )
@@ -44,6 +45,8 @@ type TestRun struct {
 	Failed []string
 	// Tests is the number of test functions the suites contain (marked).
 	Tests int
+	// Unobservable lists the nodes and call sites the probes cannot see.
+	Unobservable []string
 }
 
 // TestError is a test run that could not measure anything: the packages
@@ -55,12 +58,23 @@ type TestError struct {
 
 func (e *TestError) Error() string { return e.Msg }
 
+// Measure instruments an analysed pair for coverage in a session of its
+// own, runs the tests with RunTests and removes the session.
+func Measure(ctx context.Context, a *couple.Analysis, opts TestOptions) (*TestRun, error) {
+	s, err := NewSession(a, Coverage)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	return s.RunTests(ctx, opts)
+}
+
 // RunTests runs the tests of the given packages with the probes, always
 // with -count=1, and collects the coupled branches they cover. A failing
 // suite is not an error: its coverage is measured all the same and the
 // failing tests are listed.
 func (s *Session) RunTests(ctx context.Context, opts TestOptions) (*TestRun, error) {
-	run := &TestRun{}
+	run := &TestRun{Unobservable: s.Unobservable}
 	for _, f := range opts.Hide {
 		s.WS.Hide(f)
 	}

@@ -127,7 +127,7 @@ func runCBC(c *cli.Context) error {
 		}
 		return err
 	}
-	rep := newCBCReport(a, run, sess.Unobservable)
+	rep := newCBCReport(a, run)
 	if len(cs) > 1 {
 		rep.Criteria = criteria.Measure(criteria.NewPair(a, tg, fitness.Layered), cs[1:], run)
 	}
@@ -144,7 +144,7 @@ func runCBC(c *cli.Context) error {
 	return nil
 }
 
-func newCBCReport(a *couple.Analysis, run *probe.TestRun, unobservable []string) *cbcReport {
+func newCBCReport(a *couple.Analysis, run *probe.TestRun) *cbcReport {
 	rep := &cbcReport{
 		Caller:          a.Caller.Pkg.Path,
 		Callee:          a.Callee.Pkg.Path,
@@ -153,7 +153,7 @@ func newCBCReport(a *couple.Analysis, run *probe.TestRun, unobservable []string)
 		FailedTests:     append([]string{}, run.Failed...),
 		CallSites:       []cbcSiteReport{},
 		Pairs:           []cbcPairReport{},
-		Unobservable:    unobservable,
+		Unobservable:    run.Unobservable,
 	}
 	perSite := make([]int, len(a.Sites))
 	for _, g := range a.Goals {
