@@ -26,7 +26,8 @@ type stage []string
 
 // pipeline is cling's pipeline order, first stage first. Data flows down
 // this list: analysis, objectives, probes, test cases, the executor and
-// emission, the search, the main job, the pre-merge gate, the commands.
+// emission, the search, the main job (and the plans of runs over many
+// pairs), the pre-merge gate (and the runs over many pairs), the commands.
 // docs/architecture.md draws it; a new package is placed here before it
 // can be imported.
 func pipeline() []stage {
@@ -46,9 +47,12 @@ func pipeline() []stage {
 		{"testcase/..."},
 		{"emit/...", "harness/...", "repair/...", "recombine/..."},
 		{"mosa/...", "fault/..."},
-		{"gen/..."},
-		// The pre-merge gate joins the pipeline and the mutation branch.
-		{"gate/..."},
+		// The main job; beside it, the plans and results of runs over many
+		// pairs, plain data that knows no stage.
+		{"gen/...", "shard/..."},
+		// The pre-merge gate and the runs over many pairs join the
+		// pipeline and the mutation branch.
+		{"gate/...", "batch/..."},
 		// The commands may import every package, the branch's included.
 		{"cmd/...", "bench/..."},
 	}
