@@ -12,8 +12,8 @@ import (
 
 func pairFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "caller", Aliases: []string{"r"}, Usage: "caller package `R` (import path or ./relative path; required)"},
-		&cli.StringFlag{Name: "callee", Aliases: []string{"e"}, Usage: "callee package `E` (import path or ./relative path; required)"},
+		&cli.StringFlag{Name: "caller", Aliases: []string{"r"}, Usage: "caller package `R` (import path or ./relative path)"},
+		&cli.StringFlag{Name: "callee", Aliases: []string{"e"}, Usage: "callee package `E` (import path or ./relative path)"},
 	}
 }
 

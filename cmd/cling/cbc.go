@@ -6,21 +6,26 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+	"time"
 
+	"github.com/cling-go/cling/batch"
 	"github.com/cling-go/cling/ccfg"
 	"github.com/cling-go/cling/couple"
 	"github.com/cling-go/cling/criteria"
 	"github.com/cling-go/cling/fitness"
 	"github.com/cling-go/cling/probe"
+	"github.com/cling-go/cling/shard"
 	"github.com/cling-go/cling/targets"
 	"github.com/urfave/cli/v2"
 )
 
 func cbcCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "cbc",
-		Usage:     "measure the coupled-branch coverage of a test suite",
-		UsageText: "cling cbc --caller R --callee E [--criteria LIST] [--run REGEX] [--pkg PATTERN...] [--json] [-v] [-- go test flags]",
+		Name:  "cbc",
+		Usage: "measure the coupled-branch coverage of a test suite",
+		UsageText: "cling cbc --caller R --callee E [--criteria LIST] [--run REGEX] [--pkg PATTERN...] [--json] [-v] [-- go test flags]\n" +
+			"cling cbc [PATTERN...] [--min-coupled N] [--max-pairs N] [--pair R:E...] [--json] [--json-out FILE]\n" +
+			"cling cbc --plan FILE --shard I [--json-out FILE]",
 		Description: `Runs the tests of R (or of the --pkg packages) with probes in R and E, in a
 temporary overlay that leaves the module untouched, and reports which coupled
 branches they cover. A coupled branch (s, r, e) is covered when, in one test,
@@ -33,9 +38,11 @@ or all; see docs/criteria.md): their probes are compiled in only then.
 Tests always run with -count=1. If the suite fails, the coverage is reported
 anyway, the failing tests are listed, and cling exits with status 1.
 
+` + multiPairHelp + ` A few pairs are measured at a time; --criteria applies to one pair.
+
 Coverage criteria (--criteria):
 ` + criteriaList(),
-		Flags: append(pairFlags(),
+		Flags: append(append(append(pairFlags(), selectionFlags()...), planFlags()...),
 			&cli.StringFlag{Name: "run", Usage: "run only the tests matching `REGEX` (go test -run)"},
 			&cli.StringSliceFlag{Name: "pkg", Usage: "run the tests of the packages matching `PATTERN` instead of R's (repeatable)"},
 			&cli.StringFlag{Name: "criteria", Value: "default", Usage: "also measure the criteria of `LIST` (comma-separated, listed above; all; default: the coupled branches alone)"},
@@ -83,22 +90,24 @@ func runCBC(c *cli.Context) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
+	if severalPairs(c) {
+		if len(cs) > 1 {
+			return usagef("--criteria measures one pair: give --caller and --callee")
+		}
+		return runCBCPairs(c)
+	}
+	if err := checkOnePairFlags(c); err != nil {
+		return err
+	}
 	a, err := loadPair(c)
 	if err != nil {
 		return err
 	}
 	pkgs := []probe.TestPackage{{Path: a.Caller.Pkg.Path, Dir: a.Caller.Pkg.Dir}}
-	if pats := c.StringSlice("pkg"); len(pats) > 0 {
-		cfg := globalLoad(c)
-		cfg.Patterns = pats
-		listed, err := ccfg.List(cfg)
-		if err != nil {
-			return err
-		}
-		pkgs = pkgs[:0]
-		for _, l := range listed {
-			pkgs = append(pkgs, probe.TestPackage{Path: l.Path, Dir: l.Dir})
-		}
+	if listed, err := testPackages(c); err != nil {
+		return err
+	} else if len(listed) > 0 {
+		pkgs = listed
 	}
 	plan := probe.NewPlan(a, probe.Coverage)
 	var tg *targets.Targets
@@ -142,6 +151,63 @@ func runCBC(c *cli.Context) error {
 		return &exitError{code: exitFailure, msg: fmt.Sprintf("%d tests failed: %s", len(run.Failed), strings.Join(run.Failed, ", "))}
 	}
 	return nil
+}
+
+// testPackages lists the packages --pkg names (none without it).
+func testPackages(c *cli.Context) ([]probe.TestPackage, error) {
+	pats := c.StringSlice("pkg")
+	if len(pats) == 0 {
+		return nil, nil
+	}
+	cfg := globalLoad(c)
+	cfg.Patterns = pats
+	listed, err := ccfg.List(cfg)
+	if err != nil {
+		return nil, err
+	}
+	var pkgs []probe.TestPackage
+	for _, l := range listed {
+		pkgs = append(pkgs, probe.TestPackage{Path: l.Path, Dir: l.Dir})
+	}
+	return pkgs, nil
+}
+
+// runCBCPairs measures the coverage of several pairs.
+func runCBCPairs(c *cli.Context) error {
+	start := time.Now()
+	if err := checkSeveralPairsFlags(c, "verbose"); err != nil {
+		return err
+	}
+	patterns, extra := splitTestFlags(c.Args().Slice())
+	pkgs, err := testPackages(c)
+	if err != nil {
+		return err
+	}
+	run, res, err := loadRunOf(c, shard.CommandCBC, patterns)
+	if err != nil {
+		return err
+	}
+	pairs, err := batch.CBC(c.Context, run, probe.TestOptions{Packages: pkgs, Run: c.String("run"), Tags: globalLoad(c).Tags, Extra: extra})
+	if err != nil {
+		return err
+	}
+	return finishRun(c, res, pairs, start)
+}
+
+// splitTestFlags splits the arguments of cbc over several pairs into
+// patterns and the go test flags after "--". The flag parser drops a
+// "--" that comes first, so arguments that start with a flag are all go
+// test flags.
+func splitTestFlags(args []string) (patterns, extra []string) {
+	for i, a := range args {
+		if a == "--" {
+			return args[:i], args[i+1:]
+		}
+	}
+	if len(args) > 0 && isFlag(args[0]) {
+		return nil, args
+	}
+	return args, nil
 }
 
 func newCBCReport(a *couple.Analysis, run *probe.TestRun) *cbcReport {

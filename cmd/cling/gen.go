@@ -14,21 +14,26 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cling-go/cling/batch"
 	"github.com/cling-go/cling/couple"
 	"github.com/cling-go/cling/criteria"
 	"github.com/cling-go/cling/fitness"
 	"github.com/cling-go/cling/gen"
 	"github.com/cling-go/cling/harness"
 	"github.com/cling-go/cling/mosa"
+	"github.com/cling-go/cling/probe"
+	"github.com/cling-go/cling/shard"
 	"github.com/urfave/cli/v2"
 )
 
 func genCommand() *cli.Command {
 	d := gen.DefaultConfig()
 	return &cli.Command{
-		Name:      "gen",
-		Usage:     "generate integration tests that cover the coupled branches of a pair",
-		UsageText: "cling gen --caller R --callee E [--algorithm NAME] [--crossover NAME] [--budget 60s] [--max-evals N] [--seed N] [--workers N] [--out FILE] [--faults=false | --faults-only] [--json]",
+		Name:  "gen",
+		Usage: "generate integration tests that cover the coupled branches of a pair",
+		UsageText: "cling gen --caller R --callee E [--algorithm NAME] [--crossover NAME] [--budget 60s] [--max-evals N] [--seed N] [--workers N] [--out FILE] [--faults=false | --faults-only] [--json]\n" +
+			"cling gen [PATTERN...] [--min-coupled N] [--max-pairs N] [--pair R:E...] [--budget D | --budget-per-pair D] [--json] [--json-out FILE]\n" +
+			"cling gen --plan FILE --shard I [--json-out FILE]",
 		Description: `Searches for test cases that drive R's exported API so that branches of E run
 inside calls made at R's call sites, keeps the shortest test for each coupled
 branch covered, minimises the tests, adds assertions from the values three
@@ -58,6 +63,19 @@ representative criterion per group of correlated criteria and minimal
 subsets of the others. Whatever was optimised, cling reports the coverage
 of every criterion by the written tests.
 
+` + multiPairHelp + `
+
+Over several pairs, --budget is the total search time, split over the pairs
+in proportion to their coupled branches after 1s each (default: 60s per
+pair on average; in a share of a plan, the total of the whole plan, so that a
+pair gets the same time in any share); --budget-per-pair gives each pair the
+same time instead, and --max-evals applies to each pair. Each pair searches
+with its own seed, derived from --seed and its import paths, and writes its
+own file; the table shows the coupled branches R's existing tests cover
+without the files of the run, and those they and the new file cover. With
+--max-evals and --seed, a pair's file and figures do not depend on which
+other pairs run in the same process or on the shard it runs in.
+
 Search algorithms (--algorithm):
 ` + entryList(mosa.Algorithms()) + `
 
@@ -69,9 +87,10 @@ Secondary objectives of ` + frontAlgorithms() + ` (--secondary):
 
 Coverage criteria (--criteria, a comma-separated list, or all or default):
 ` + criteriaList(),
-		Flags: append(pairFlags(),
+		Flags: append(append(append(pairFlags(), selectionFlags()...), planFlags()...),
 			&cli.StringFlag{Name: "algorithm", Value: d.Algorithm, Usage: "search algorithm `NAME` (listed above)"},
-			&cli.DurationFlag{Name: "budget", Value: d.Budget.Time, Usage: "search time `BUDGET` (a Go duration: 30s, 5m)"},
+			&cli.DurationFlag{Name: "budget", Value: d.Budget.Time, Usage: "search time `BUDGET` (a Go duration: 30s, 5m); over several pairs, the total"},
+			&cli.DurationFlag{Name: "budget-per-pair", Usage: "over several pairs: search each pair for `D`"},
 			&cli.IntFlag{Name: "max-evals", DefaultText: "no limit", Usage: "stop after `N` test executions (makes the output deterministic)"},
 			&cli.Int64Flag{Name: "seed", Value: d.Seed, Usage: "random `SEED`"},
 			&cli.IntFlag{Name: "workers", Aliases: []string{"j"}, DefaultText: "number of CPUs", Usage: "run tests in `N` executor processes"},
@@ -98,8 +117,16 @@ Coverage criteria (--criteria, a comma-separated list, or all or default):
 }
 
 func runGen(c *cli.Context) error {
-	if c.NArg() > 0 {
-		return usagef("gen takes no arguments (got %q)", c.Args().First())
+	if !severalPairs(c) {
+		if err := checkOnePairFlags(c); err != nil {
+			return err
+		}
+		if c.IsSet("budget-per-pair") {
+			return usagef("--budget-per-pair works over several pairs: leave out --caller and --callee")
+		}
+		if c.NArg() > 0 {
+			return usagef("gen takes no arguments (got %q)", c.Args().First())
+		}
 	}
 	if os.Getenv("GOGC") == "" {
 		// The search allocates a trace and objective vector per execution
@@ -115,7 +142,7 @@ func runGen(c *cli.Context) error {
 	}
 	warnIgnored(c, cfg.Algorithm, reads)
 	cfg.Budget = mosa.Budget{Time: c.Duration("budget"), MaxEvals: c.Int("max-evals")}
-	if cfg.Budget.Time <= 0 && cfg.Budget.MaxEvals <= 0 {
+	if cfg.Budget.Time <= 0 && cfg.Budget.MaxEvals <= 0 && !c.IsSet("budget-per-pair") {
 		return usagef("give a positive --budget or --max-evals")
 	}
 	if c.IsSet("max-evals") && !c.IsSet("budget") {
@@ -165,6 +192,9 @@ func runGen(c *cli.Context) error {
 		return usagef("%v", err)
 	}
 	cfg.Debug = debugWriter(c.App.ErrWriter)
+	if severalPairs(c) {
+		return runGenPairs(c, cfg)
+	}
 	a, err := loadPair(c)
 	if err != nil {
 		return err
@@ -193,6 +223,46 @@ func runGen(c *cli.Context) error {
 	}
 	writeGenText(c.App.Writer, a, rep)
 	return nil
+}
+
+// runGenPairs runs gen over several pairs, with cfg as every pair's
+// configuration.
+func runGenPairs(c *cli.Context, cfg gen.Config) error {
+	start := time.Now()
+	if err := checkSeveralPairsFlags(c, "out", "stats"); err != nil {
+		return err
+	}
+	bc := batch.GenConfig{Gen: cfg, Tests: probe.TestOptions{Tags: cfg.Tags}}
+	switch {
+	case c.IsSet("budget") && c.IsSet("budget-per-pair"):
+		return usagef("give --budget (the total) or --budget-per-pair, not both")
+	case c.IsSet("budget-per-pair"):
+		if bc.Gen.Budget.Time = c.Duration("budget-per-pair"); bc.Gen.Budget.Time <= 0 {
+			return usagef("--budget-per-pair must be positive")
+		}
+	case c.IsSet("budget"):
+		bc.Total, bc.Gen.Budget.Time = c.Duration("budget"), 0
+	case c.IsSet("max-evals"):
+		bc.Gen.Budget.Time = 0 // an evaluation budget alone: deterministic
+	}
+	run, res, err := loadRun(c, shard.CommandGen)
+	if err != nil {
+		return err
+	}
+	if !c.IsSet("budget") && !c.IsSet("budget-per-pair") && !c.IsSet("max-evals") {
+		bc.Total, bc.Gen.Budget.Time = time.Duration(len(run.Selected))*gen.DefaultConfig().Budget.Time, 0
+	}
+	if writerIsTerminal(c.App.ErrWriter) && !c.Bool("json") {
+		bc.Progress = func(msg string) { fmt.Fprintf(c.App.ErrWriter, "\r\033[K%s", msg) }
+	}
+	pairs, err := batch.Gen(c.Context, run, bc)
+	if bc.Progress != nil {
+		fmt.Fprint(c.App.ErrWriter, "\r\033[K")
+	}
+	if err != nil {
+		return err
+	}
+	return finishRun(c, res, pairs, start)
 }
 
 // searchFlags are gen's flags that configure the search, with the setting

@@ -9,6 +9,11 @@
 //	cling gen     --caller R --callee E        generate integration tests for a pair
 //	cling mutate  --caller R --callee E        interface mutation analysis of a test suite
 //	cling ci      [PATTERN...] [--base REF]    a pre-merge gate on the pairs a change affects
+//	cling plan    [PATTERN...] --shards N      split the pairs of a module into shards for a CI matrix
+//	cling merge   RESULTS.json...              merge the results of the shards into one report
+//
+// gen, cbc and mutate without --caller and --callee run over every pair
+// of the packages, or over one shard of a plan (--plan FILE --shard I).
 //
 // Run `cling help COMMAND` for the flags of each command.
 package main
@@ -184,6 +189,8 @@ internal error.`,
 			genCommand(),
 			mutateCommand(),
 			ciCommand(),
+			planCommand(),
+			mergeCommand(),
 		},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return &usageError{msg: err.Error()}

@@ -8,9 +8,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cling-go/cling/batch"
 	"github.com/cling-go/cling/ccfg"
 	"github.com/cling-go/cling/mutate"
 	"github.com/cling-go/cling/mutate/report"
+	"github.com/cling-go/cling/shard"
 	"github.com/urfave/cli/v2"
 )
 
@@ -19,7 +21,9 @@ func mutateCommand() *cli.Command {
 		Name:  "mutate",
 		Usage: "interface mutation analysis of a test suite",
 		UsageText: "cling mutate --caller R --callee E [--operators interface|all|NAME,...] [--tests PATTERN...] [--run REGEX]\n" +
-			"       [--workers N] [--json] [--html DIR] [--compare FILE] [--min-score S]",
+			"       [--workers N] [--json] [--html DIR] [--compare FILE] [--min-score S]\n" +
+			"cling mutate [PATTERN...] [--min-coupled N] [--max-pairs N] [--pair R:E...] [--operators ...] [--min-score S] [--json] [--json-out FILE]\n" +
+			"cling mutate --plan FILE --shard I [--json-out FILE]",
 		Description: `Judges a test suite by the interface faults it detects. The interface
 operators (the default) mutate where R and E meet: the functions of E that
 R's call sites reach, and those calls. The conventional ones, named as in
@@ -40,8 +44,12 @@ and E run; --tests names other packages. --compare FILE reports which
 mutants only the tests of FILE (for example a cling gen suite) detect and
 which only the other tests do; a FILE outside the tested packages joins R's
 package for the run. --min-score makes cling exit with status 1 when the
-score is lower, for use as a pre-merge gate.`,
-		Flags: append(pairFlags(),
+score is lower, for use as a pre-merge gate.
+
+` + multiPairHelp + ` A few pairs are analysed at a time; --min-score applies
+to each pair, and --html, --compare report on one pair only (cling merge
+--html reports on all).`,
+		Flags: append(append(append(pairFlags(), selectionFlags()...), planFlags()...),
 			&cli.StringSliceFlag{Name: "operators", Aliases: []string{"o"}, Usage: "operators to apply: interface (default), conventional, all, or operator `NAMES`"},
 			&cli.StringSliceFlag{Name: "tests", Usage: "run the tests of the packages matching `PATTERN` instead of R's and E's (repeatable)"},
 			&cli.StringFlag{Name: "run", Usage: "use only the top-level tests matching `REGEX` (go test -run)"},
@@ -60,8 +68,17 @@ score is lower, for use as a pre-merge gate.`,
 }
 
 func runMutate(c *cli.Context) error {
-	if c.NArg() > 0 {
-		return usagef("mutate takes no arguments (got %q); name packages with --caller and --callee", c.Args().First())
+	if severalPairs(c) {
+		if err := checkSeveralPairsFlags(c, "html", "compare", "naive", "timing"); err != nil {
+			return err
+		}
+	} else {
+		if err := checkOnePairFlags(c); err != nil {
+			return err
+		}
+		if c.NArg() > 0 {
+			return usagef("mutate takes no arguments (got %q); name packages with --caller and --callee", c.Args().First())
+		}
 	}
 	ops, err := mutate.ParseOperators(c.StringSlice("operators"))
 	if err != nil {
@@ -73,12 +90,7 @@ func runMutate(c *cli.Context) error {
 	if c.Float64("timeout-factor") <= 0 || c.Duration("timeout-floor") < 0 {
 		return usagef("--timeout-factor must be positive and --timeout-floor not negative")
 	}
-	a, err := loadPair(c)
-	if err != nil {
-		return err
-	}
 	cfg := mutate.Config{
-		Analysis:      a,
 		Operators:     ops,
 		Run:           c.String("run"),
 		Tags:          globalLoad(c).Tags,
@@ -104,6 +116,14 @@ func runMutate(c *cli.Context) error {
 			cfg.Tests = append(cfg.Tests, mutate.TestPackage{Path: l.Path, Dir: l.Dir})
 		}
 	}
+	if severalPairs(c) {
+		return runMutatePairs(c, cfg)
+	}
+	a, err := loadPair(c)
+	if err != nil {
+		return err
+	}
+	cfg.Analysis = a
 	if writerIsTerminal(c.App.ErrWriter) {
 		cfg.Progress = progressPrinter(c.App.ErrWriter)
 	}
@@ -141,6 +161,28 @@ func runMutate(c *cli.Context) error {
 		return &exitError{code: exitFailure, msg: fmt.Sprintf("mutation score %.1f%% is below --min-score %.1f%%", 100*res.Score(), 100*min)}
 	}
 	return nil
+}
+
+// runMutatePairs runs the mutation analysis of several pairs, with cfg as
+// every pair's configuration.
+func runMutatePairs(c *cli.Context, cfg mutate.Config) error {
+	start := time.Now()
+	run, res, err := loadRun(c, shard.CommandMutate)
+	if err != nil {
+		return err
+	}
+	pairs, err := batch.Mutate(c.Context, run, cfg)
+	if err != nil {
+		return err
+	}
+	if min := c.Float64("min-score"); min > 0 {
+		for i, p := range pairs {
+			if m := p.Mutate; m != nil && p.Error == "" && m.Viable() > 0 && m.Score < min {
+				pairs[i].Error = fmt.Sprintf("mutation score %.1f%% is below --min-score %.1f%%", 100*m.Score, 100*min)
+			}
+		}
+	}
+	return finishRun(c, res, pairs, start)
 }
 
 // helpWidth is the width of the lines of help texts.
