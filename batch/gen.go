@@ -54,10 +54,13 @@ type GenConfig struct {
 	Progress func(msg string)
 }
 
-// maxFinishing bounds the pairs whose files are verified at once while
-// another pair searches: more would take the search's cores and the
-// machine's memory.
-const maxFinishing = 2
+// maxAhead bounds the pairs measured and prepared ahead of the search,
+// and maxFinishing those whose files are verified at once, while a pair
+// searches: more would take the search's cores and the machine's memory.
+const (
+	maxAhead     = 2
+	maxFinishing = 2
+)
 
 // genPair is one pair of a gen run on its way through the stages.
 type genPair struct {
@@ -107,31 +110,39 @@ func Gen(ctx context.Context, run Run, cfg GenConfig) ([]shard.PairResult, error
 		hide[filepath.Dir(f)] = append(hide[filepath.Dir(f)], f)
 	}
 
-	// One pair ahead is measured and prepared while the current one
-	// searches.
-	ready := make(chan *genPair, 1)
+	// While a pair searches, the next maxAhead pairs are measured and
+	// prepared, and up to maxFinishing earlier ones are finished.
+	ahead := make(chan struct{}, maxAhead)
+	prepared := make([]chan struct{}, len(pairs))
+	for k := range prepared {
+		prepared[k] = make(chan struct{})
+	}
 	go func() {
-		defer close(ready)
-		for _, gp := range pairs {
-			gp.start = time.Now()
-			if ctx.Err() == nil {
-				gp.prepare(ctx, cfg.Tests, hide[gp.a.Caller.Pkg.Dir])
-			}
-			ready <- gp
+		for k, gp := range pairs {
+			ahead <- struct{}{}
+			go func() {
+				defer close(prepared[k])
+				gp.start = time.Now()
+				if ctx.Err() == nil {
+					gp.prepare(ctx, cfg.Tests, hide[gp.a.Caller.Pkg.Dir])
+				}
+			}()
 		}
 	}()
 	finishing := make(chan struct{}, maxFinishing)
 	var wg sync.WaitGroup
-	k := 0
-	for gp := range ready {
-		k++
+	for k, gp := range pairs {
+		<-prepared[k]
+		<-ahead
 		if gp.job != nil && ctx.Err() == nil {
 			if cfg.Progress != nil {
-				cfg.Progress(fmt.Sprintf("searching %s (%d of %d)", gp.res.Pair, k, len(pairs)))
+				cfg.Progress(fmt.Sprintf("searching %s (%d of %d)", gp.res.Pair, k+1, len(pairs)))
 			}
+			t := time.Now()
 			if err := gp.job.Search(ctx); err != nil {
 				gp.fail(err)
 			}
+			gp.res.Gen.Stages.Search = time.Since(t).Seconds()
 		}
 		finishing <- struct{}{}
 		wg.Add(1)
@@ -174,7 +185,9 @@ func (gp *genPair) prepare(ctx context.Context, tests probe.TestOptions, hide []
 	}
 	tests.Hide = hide
 	gp.before = make([]bool, len(a.Goals))
+	t := time.Now()
 	run, err := probe.Measure(ctx, a, tests)
+	g.Stages.Before = time.Since(t).Seconds()
 	var te *probe.TestError
 	switch {
 	case ctx.Err() != nil:
@@ -188,7 +201,9 @@ func (gp *genPair) prepare(ctx context.Context, tests probe.TestOptions, hide []
 		g.FailingTests = run.Failed
 	}
 	g.CoveredBefore = count(gp.before)
+	t = time.Now()
 	job, err := gen.Prepare(ctx, a, gp.cfg)
+	g.Stages.Prepare = time.Since(t).Seconds()
 	if err != nil {
 		gp.fail(err)
 		return
@@ -219,7 +234,9 @@ func (gp *genPair) finish(ctx context.Context, modRoot string) {
 	if gp.job == nil || ctx.Err() != nil {
 		return
 	}
+	t := time.Now()
 	rep, err := gp.job.Finish(ctx)
+	g.Stages.Finish = time.Since(t).Seconds()
 	gp.job.Close()
 	gp.job = nil
 	if rep != nil {

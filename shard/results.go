@@ -81,6 +81,20 @@ type GenResult struct {
 	// Evaluations are the search's test executions.
 	Evaluations   int     `json:"evaluations"`
 	SearchSeconds float64 `json:"searchSeconds"`
+	// Stages are the wall times of the pair's stages; those of different
+	// pairs overlap.
+	Stages GenStages `json:"stages"`
+}
+
+// GenStages are the wall times, in seconds, of the stages of cling gen
+// for a pair: measuring the existing tests, preparing (instrumenting,
+// building the executor), searching, and finishing (minimising,
+// verifying, writing).
+type GenStages struct {
+	Before  float64 `json:"before"`
+	Prepare float64 `json:"prepare"`
+	Search  float64 `json:"search"`
+	Finish  float64 `json:"finish"`
 }
 
 // CBCResult is what cling cbc measured for a pair: the coverage of its

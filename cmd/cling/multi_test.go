@@ -42,6 +42,7 @@ func deterministic(p shard.PairResult) shard.PairResult {
 	if p.Gen != nil {
 		g := *p.Gen
 		g.SearchSeconds = 0
+		g.Stages = shard.GenStages{}
 		p.Gen = &g
 	}
 	return p
