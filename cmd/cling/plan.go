@@ -98,8 +98,12 @@ func runPlan(c *cli.Context) error {
 
 func writePlanText(w io.Writer, p *shard.Plan) {
 	pairs := p.Pairs()
-	fmt.Fprintf(w, "plan %s of %s: %d pairs in %d shards (%.4fs of search per coupled branch, %gs per pair besides)\n",
-		p.ID, p.Module, len(pairs), len(p.Shares), p.Estimate.Rate, p.Estimate.OverheadSeconds)
+	shards := "shards"
+	if len(p.Shares) == 1 {
+		shards = "shard"
+	}
+	fmt.Fprintf(w, "plan %s of %s: %d pairs in %d %s (%.4fs of search per coupled branch, %gs per pair besides)\n",
+		p.ID, p.Module, len(pairs), len(p.Shares), shards, p.Estimate.Rate, p.Estimate.OverheadSeconds)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "SHARD\tPAIRS\tCOUPLED\tESTIMATE\tCALLERS")
 	for i, s := range p.Shares {
