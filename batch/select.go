@@ -18,8 +18,8 @@
 // existing tests, preparing (instrumenting, building the executor),
 // searching, finishing (minimising, verifying, writing). The searches run
 // one at a time, since each keeps the machine's cores busy with its
-// executor's workers; the next pair is measured and prepared, and earlier
-// pairs are finished, while a pair searches. Under a time budget the
+// executor's workers; the next two pairs are measured and prepared, and
+// earlier pairs are finished, while a pair searches. Under a time budget the
 // search then runs beside that work; under an evaluation budget its
 // result is the same.
 //
