@@ -269,7 +269,10 @@ func setup(dir, src, cache string) error {
 // measureCling runs cling in dir and measures it.
 func measureCling(cfg config, label, dir string, args []string, stdout io.Writer) (measure.Sample, error) {
 	if args[0] == "gen" {
-		args = append(args, "--seed", fmt.Sprint(cfg.seed), "--workers", fmt.Sprint(cfg.workers))
+		// The single-pair runs read --json, which would also measure
+		// each written suite's cost in fresh processes: not part of
+		// the comparison.
+		args = append(args, "--seed", fmt.Sprint(cfg.seed), "--workers", fmt.Sprint(cfg.workers), "--cost-runs", "0")
 	}
 	s, err := measure.Run(context.Background(), measure.Cmd{
 		Label: label, Args: append([]string{cfg.cling}, args...), Dir: filepath.Join(dir, "mod"),
