@@ -243,6 +243,7 @@ func (gp *genPair) finish(ctx context.Context, modRoot string) {
 		g.Evaluations = rep.Stats.Evaluations
 		g.SearchSeconds = rep.SearchSeconds
 		g.Dropped = rep.Dropped
+		g.SuiteCost, g.SuiteCostError = rep.SuiteCost.Measured, rep.SuiteCost.MeasureError
 	}
 	if err != nil {
 		gp.fail(err)

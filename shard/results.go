@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/cling-go/cling/internal/suitecost"
 )
 
 // The commands whose results a run over several pairs writes.
@@ -84,6 +86,11 @@ type GenResult struct {
 	// Stages are the wall times of the pair's stages; those of different
 	// pairs overlap.
 	Stages GenStages `json:"stages"`
+	// SuiteCost is the written file's run time and allocations under go
+	// test, when measured (cling gen --json with --cost-runs);
+	// SuiteCostError says why the measurement failed.
+	SuiteCost      *suitecost.Cost `json:"suiteCost,omitempty"`
+	SuiteCostError string          `json:"suiteCostError,omitempty"`
 }
 
 // GenStages are the wall times, in seconds, of the stages of cling gen

@@ -5,8 +5,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 
+	"github.com/cling-go/cling/batch"
 	"github.com/cling-go/cling/internal/fixture"
 	"github.com/cling-go/cling/internal/fstree"
 	"github.com/cling-go/cling/shard"
@@ -256,4 +258,28 @@ func TestCBCAndMutateOverSeveralPairs(t *testing.T) {
 	r = runCling(t, dir, "merge", "--markdown", cbcOut, mutOut)
 	assert.Equal(t, 1, r.code, "the pairs without tests failed in cbc")
 	assert.Contains(t, r.stdout, "| PAIR | COUPLED | COVERED | MUTANTS DETECTED | TIME | STATUS |")
+}
+
+// gen over several pairs takes every flag of gen for one pair: a pair's
+// file is the one gen --caller R --callee E writes with the seed the run
+// gives the pair, and --json with --cost-runs measures each written suite.
+func TestGenPairsTakeTheSinglePairFlags(t *testing.T) {
+	flags := []string{"--max-evals", "200", "--workers", "2", "--crossover", "single-point", "--secondary", "performance", "--population", "20"}
+	const caller, callee = "example.com/library/catalog", "example.com/library/num"
+	dir := fixture.Copy(t, "library")
+	r := runCling(t, dir, append([]string{"gen", "--pair", "./catalog:./num", "--seed", "7", "--json", "--cost-runs", "1"}, flags...)...)
+	require.Equal(t, 0, r.code, r.stderr)
+	var res shard.Results
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &res))
+	require.Len(t, res.Pairs, 1)
+	g := res.Pairs[0].Gen
+	require.NotNil(t, g)
+	assert.Equal(t, batch.Seed(7, caller, callee), g.Seed)
+	require.NotNil(t, g.SuiteCost, g.SuiteCostError)
+	assert.Equal(t, 1, g.SuiteCost.Processes)
+
+	one := fixture.Copy(t, "library")
+	r = runCling(t, one, append([]string{"gen", "--caller", "./catalog", "--callee", "./num", "--seed", strconv.FormatInt(g.Seed, 10)}, flags...)...)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, generatedFiles(t, one), generatedFiles(t, dir))
 }
