@@ -255,10 +255,13 @@ func (c *Cluster) FuncPool() []types.Type {
 	return c.poolFuncs
 }
 
-// funcOp is the function-literal op of a function type.
+// funcOp is the function-literal op of a function type, nil if a
+// literal cannot be written: the test names every parameter and result
+// type of the literal, so a named func type whose signature mentions an
+// unexported type (type Option func(*parser)) has none.
 func (c *Cluster) funcOp(t types.Type) *Op {
 	sig := Signature(t)
-	if sig == nil || sig.TypeParams().Len() > 0 || sig.Recv() != nil {
+	if sig == nil || sig.TypeParams().Len() > 0 || sig.Recv() != nil || !nameable(sig, c.Caller.Types) {
 		return nil
 	}
 	return c.register(&Op{Kind: OpFunc, Name: "func " + typeName(t), Type: t, Variants: FuncVariants(sig)})

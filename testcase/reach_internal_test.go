@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"testing"
 
+	"github.com/cling-go/cling/ccfg"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -62,5 +63,26 @@ func TestReachCanPass(t *testing.T) {
 		{types.NewArray(inner, 2), false},
 	} {
 		assert.Equal(t, tc.want, r.canPass(tc.t), "%s", tc.t)
+	}
+}
+
+// A function literal is written with its parameter and result types, so a
+// named func type whose signature names an unexported type (the
+// functional option type Option func(*parser)) gets no literal, while one
+// of exported types does.
+func TestFuncOpNeedsNameableSignature(t *testing.T) {
+	e := types.NewPackage("example.com/m/e", "e")
+	c := &Cluster{Caller: &ccfg.Package{Types: types.NewPackage("example.com/m/r", "r")}, seenOps: map[string]*Op{}}
+	named := func(name string, under types.Type) *types.Named {
+		return types.NewNamed(types.NewTypeName(token.NoPos, e, name, nil), under, nil)
+	}
+	takes := func(p types.Type) *types.Signature {
+		return types.NewSignatureType(nil, nil, nil, types.NewTuple(types.NewParam(token.NoPos, e, "p", p)), nil, false)
+	}
+	parser := named("parser", types.NewStruct(nil, nil))
+	config := named("Config", types.NewStruct(nil, nil))
+	assert.Nil(t, c.funcOp(named("Option", takes(types.NewPointer(parser)))))
+	if op := c.funcOp(named("Setting", takes(types.NewPointer(config)))); assert.NotNil(t, op) {
+		assert.Equal(t, OpFunc, op.Kind)
 	}
 }
