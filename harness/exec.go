@@ -687,7 +687,17 @@ func (w *worker) runOnce(ctx context.Context, tests []*testcase.Test, results []
 			}
 			res, retiring, err := decodeResult(frame, req.observe)
 			if err != nil {
-				return err
+				// The frame was whole, so the stream is in step, but the
+				// worker's state is not to be trusted (a goroutine the
+				// test left may have written to the trace while it was
+				// sent): the test counts as crashed, the worker is
+				// replaced, and the tests after it run again.
+				w.drop(false)
+				crashed = true
+				results[i] = Result{Status: Crashed, Stmt: -1, Message: "the executor sent a malformed result: " + err.Error()}
+				i++
+				req.careful = true
+				break
 			}
 			results[i] = res
 			i++
