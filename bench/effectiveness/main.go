@@ -664,7 +664,8 @@ func (m *module) restoreFile(rel string) error {
 // clean takes the files cling wrote out of the module copy and checks that
 // nothing else changed. keep, if not "", is the absolute path of the one
 // generated file the caller wants (returned with its contents, then
-// removed like the rest). Anything else is a problem, which is reported
+// removed like the rest); the file of fault reproducers gen writes beside
+// it is expected too. Anything else is a problem, which is reported
 // and undone so that the next run starts from the pristine module.
 func (b *bench) clean(m *module, what, keep string) (kept []byte) {
 	added, changed, removed, err := m.treeDiff()
@@ -678,6 +679,9 @@ func (b *bench) clean(m *module, what, keep string) (kept []byte) {
 		switch {
 		case path == keep:
 			kept = data
+		case keep != "" && path == strings.TrimSuffix(keep, "_test.go")+"_faults_test.go":
+			// gen's reproducers of the faults it found, beside the tests
+			// (behind a build tag): not measured here
 		case strings.HasSuffix(f, "_test.go") && bytes.Contains(data, []byte(marker)):
 			// a file of cling's nobody asked for
 			b.problem("after %s: %s/%s, written by cling, was not expected", what, m.Short, f)
