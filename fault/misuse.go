@@ -23,11 +23,19 @@ import (
 //     type (or a pointer to one) that has unexported fields, which only
 //     its package can set, when a constructor for the type exists (a
 //     function whose first result is the type or a pointer to it);
-//  3. a result of a failed call: with the values an execution observed
+//  3. an opaque zero value: for an operation on a nil value, an argument
+//     that is a composite literal or the zero value of a struct type (or a
+//     pointer to one) with no exported field at all, constructor or not:
+//     the test could set nothing in it, and the package hands out the
+//     values that work (go-cmp's cmp.SliceIndex{} of a Path, for one).
+//     For an operation on a nil value, rules 1 and 3 also hold for an
+//     argument built from such a nil or zero value (a slice literal that
+//     holds one, an option made from nil);
+//  4. a result of a failed call: with the values an execution observed
 //     (out, nil when not observed), for an operation on a nil value, an
 //     argument that was observed nil and is a result of an earlier call
 //     that returned a non-nil error;
-//  4. a resource not released: for a leaked goroutine, a value the test
+//  5. a resource not released: for a leaked goroutine, a value the test
 //     made whose type has a method Close, Stop, Shutdown or Cancel that
 //     the test never called on it (in the statements that ran).
 //
@@ -58,8 +66,46 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, out *testc
 			return fmt.Sprintf("%s is nil", what)
 		case (src.Op.Kind == testcase.OpComposite || src.Op.Kind == testcase.OpZero) && bypassesConstructor(c, src.Op.Type):
 			return fmt.Sprintf("%s is a %s literal, not made by a constructor", what, types.TypeString(structOf(src.Op.Type), shortQualifier))
+		case k.Nil() && (src.Op.Kind == testcase.OpComposite || src.Op.Kind == testcase.OpZero) && opaque(src.Op.Type):
+			return fmt.Sprintf("%s is the zero value of %s, whose fields are all unexported", what, types.TypeString(structOf(src.Op.Type), shortQualifier))
 		case k.Nil() && src.Op.Kind == testcase.OpCall && failedNil(out, a):
 			return fmt.Sprintf("%s is the nil result of %s, which returned an error", what, src.Op.Name)
+		}
+	}
+	if k.Nil() {
+		for i, a := range s.Args {
+			if a.IsOmitted() {
+				continue
+			}
+			if why := holdsNil(t, a.Stmt, map[int]bool{}); why != "" {
+				return fmt.Sprintf("%s is built from %s", argName(s.Op, i), why)
+			}
+		}
+	}
+	return ""
+}
+
+// holdsNil says what nil or opaque zero value (see rules 1 and 3) the
+// value of statement i is built from, through the literals and calls
+// that make it ("" if none).
+func holdsNil(t *testcase.Test, i int, seen map[int]bool) string {
+	if seen[i] {
+		return ""
+	}
+	seen[i] = true
+	src := t.Stmts[i]
+	switch {
+	case src.Op.Kind == testcase.OpNil && nilable(src.Op.Type):
+		return "nil " + types.TypeString(src.Op.Type, shortQualifier)
+	case (src.Op.Kind == testcase.OpComposite || src.Op.Kind == testcase.OpZero) && opaque(src.Op.Type):
+		return "the zero value of " + types.TypeString(structOf(src.Op.Type), shortQualifier)
+	}
+	for _, a := range src.Args {
+		if a.IsOmitted() {
+			continue
+		}
+		if why := holdsNil(t, a.Stmt, seen); why != "" {
+			return why
 		}
 	}
 	return ""
@@ -130,6 +176,22 @@ func bypassesConstructor(c *testcase.Cluster, t types.Type) bool {
 		}
 	}
 	return false
+}
+
+// opaque reports whether t is a struct type, or a pointer to one, with
+// fields of which none is exported.
+func opaque(t types.Type) bool {
+	st := structOf(t)
+	if st == nil {
+		return false
+	}
+	u := st.Underlying().(*types.Struct)
+	for i := 0; i < u.NumFields(); i++ {
+		if u.Field(i).Exported() {
+			return false
+		}
+	}
+	return u.NumFields() > 0
 }
 
 // shortQualifier writes package names, not paths.

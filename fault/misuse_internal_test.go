@@ -1,0 +1,67 @@
+package fault
+
+import (
+	"go/token"
+	"go/types"
+	"testing"
+
+	"github.com/cling-go/cling/testcase"
+	"github.com/stretchr/testify/assert"
+)
+
+// A struct is opaque when the test can set none of its fields: go-cmp's
+// SliceIndex struct{ *sliceIndex } is; a struct with one exported field,
+// an empty struct and a non-struct are not.
+func TestOpaque(t *testing.T) {
+	pkg := types.NewPackage("example.com/m/cmp", "cmp")
+	named := func(name string, under types.Type) *types.Named {
+		return types.NewNamed(types.NewTypeName(token.NoPos, pkg, name, nil), under, nil)
+	}
+	field := func(name string, typ types.Type, embedded bool) *types.Var {
+		return types.NewField(token.NoPos, pkg, name, typ, embedded)
+	}
+	hidden := named("sliceIndex", types.NewStruct([]*types.Var{field("xkey", types.Typ[types.Int], false)}, nil))
+	sliceIndex := named("SliceIndex", types.NewStruct([]*types.Var{field("sliceIndex", types.NewPointer(hidden), true)}, nil))
+	counter := named("Counter", types.NewStruct([]*types.Var{field("n", types.Typ[types.Int], false)}, nil))
+	catalog := named("Catalog", types.NewStruct([]*types.Var{field("Name", types.Typ[types.String], false), field("n", types.Typ[types.Int], false)}, nil))
+	empty := named("Empty", types.NewStruct(nil, nil))
+	for _, tc := range []struct {
+		t    types.Type
+		want bool
+	}{
+		{sliceIndex, true},
+		{types.NewPointer(counter), true},
+		{catalog, false},
+		{empty, false},
+		{types.Typ[types.Int], false},
+	} {
+		assert.Equal(t, tc.want, opaque(tc.t), types.TypeString(tc.t, nil))
+	}
+}
+
+// holdsNil finds the nil or opaque zero value a value is built from,
+// through literals and calls, and nothing in a value built from literals
+// of other kinds.
+func TestHoldsNil(t *testing.T) {
+	pkg := types.NewPackage("example.com/m/cmp", "cmp")
+	hidden := types.NewNamed(types.NewTypeName(token.NoPos, pkg, "sliceIndex", nil),
+		types.NewStruct([]*types.Var{types.NewField(token.NoPos, pkg, "xkey", types.Typ[types.Int], false)}, nil), nil)
+	nilPtr := &testcase.Op{Kind: testcase.OpNil, Type: types.NewPointer(hidden)}
+	zero := &testcase.Op{Kind: testcase.OpZero, Type: hidden}
+	str := &testcase.Op{Kind: testcase.OpPrim, Type: types.Typ[types.String]}
+	slice := &testcase.Op{Kind: testcase.OpComposite, Type: types.NewSlice(types.NewPointer(hidden))}
+	call := &testcase.Op{Kind: testcase.OpCall, Name: "cmp.Wrap"}
+	ref := func(i int) []testcase.Ref { return []testcase.Ref{{Stmt: i}} }
+	test := &testcase.Test{Stmts: []testcase.Stmt{
+		{Op: str, Value: "x"},     // 0
+		{Op: call, Args: ref(0)},  // 1: built from a string
+		{Op: nilPtr},              // 2
+		{Op: slice, Args: ref(2)}, // 3: a slice that holds nil
+		{Op: call, Args: ref(3)},  // 4: made from it
+		{Op: zero},                // 5
+		{Op: call, Args: ref(5)},  // 6: made from an opaque zero value
+	}}
+	for i, want := range map[int]string{1: "", 3: "nil *cmp.sliceIndex", 4: "nil *cmp.sliceIndex", 6: "the zero value of cmp.sliceIndex"} {
+		assert.Equal(t, want, holdsNil(test, i, map[int]bool{}), "statement %d", i)
+	}
+}
