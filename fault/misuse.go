@@ -39,7 +39,13 @@ import (
 //     made whose type has a method Close, Stop, Shutdown or Cancel that
 //     the test never called on it (in the statements that ran).
 //
-// Faults with no statement (crashes) and data races are never misuse.
+//  6. a cycle the test made: for a stack overflow, a field the test set
+//     (in the statements that ran) to a value built from the object
+//     itself (file.Node = file): code that walks the structure recurses
+//     for ever, as the test asked.
+//
+// Other faults with no statement (crashes) and data races are never
+// misuse.
 func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, out *testcase.Outcome) string {
 	if k == Leak {
 		ran := t.Len()
@@ -47,6 +53,15 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, out *testc
 			ran = stmt + 1 // the test panicked there
 		}
 		return unreleased(t.Prefix(ran))
+	}
+	if k == StackOverflow {
+		ran := t.Len()
+		if stmt >= 0 && stmt < ran {
+			ran = stmt + 1
+		}
+		if why := madeCycle(t, ran); why != "" {
+			return why
+		}
 	}
 	if stmt < 0 || stmt >= t.Len() || k == Race {
 		return ""
@@ -173,6 +188,38 @@ func bypassesConstructor(c *testcase.Cluster, t types.Type) bool {
 			if op.Kind == testcase.OpCall && !op.IsStdProvider() && !op.Method {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// madeCycle returns the reason a test whose first n statements ran made
+// a cycle through a field it set ("" if it made none).
+func madeCycle(t *testcase.Test, n int) string {
+	for _, s := range t.Stmts[:n] {
+		if s.Op.Kind != testcase.OpFieldSet || len(s.Args) != 2 || s.Args[0].IsOmitted() || s.Args[1].IsOmitted() {
+			continue
+		}
+		if builtFrom(t, s.Args[1].Stmt, s.Args[0].Stmt, map[int]bool{}) {
+			return fmt.Sprintf("the test made a cycle: field %s is set to a value built from the object that holds it", s.Op.Fields[0].Name())
+		}
+	}
+	return ""
+}
+
+// builtFrom reports whether the value of statement i is that of
+// statement j or built from it.
+func builtFrom(t *testcase.Test, i, j int, seen map[int]bool) bool {
+	if i == j {
+		return true
+	}
+	if seen[i] {
+		return false
+	}
+	seen[i] = true
+	for _, a := range t.Stmts[i].Args {
+		if !a.IsOmitted() && builtFrom(t, a.Stmt, j, seen) {
+			return true
 		}
 	}
 	return false

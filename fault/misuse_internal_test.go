@@ -65,3 +65,30 @@ func TestHoldsNil(t *testing.T) {
 		assert.Equal(t, want, holdsNil(test, i, map[int]bool{}), "statement %d", i)
 	}
 }
+
+// A stack overflow after the test set a field to a value built from its
+// own object (hcl's file.Node = file) is misuse; one without such a set,
+// or a set of another value, is not.
+func TestMadeCycle(t *testing.T) {
+	pkg := types.NewPackage("example.com/m/ast", "ast")
+	node := types.NewField(token.NoPos, pkg, "Node", types.NewInterfaceType(nil, nil), false)
+	file := types.NewNamed(types.NewTypeName(token.NoPos, pkg, "File", nil), types.NewStruct([]*types.Var{node}, nil), nil)
+	parse := &testcase.Op{Kind: testcase.OpCall, Name: "parser.Parse", Type: types.NewPointer(file)}
+	set := &testcase.Op{Kind: testcase.OpFieldSet, Fields: []*types.Var{node}}
+	pos := &testcase.Op{Kind: testcase.OpCall, Name: "(*ast.File).Pos"}
+	cycle := &testcase.Test{Stmts: []testcase.Stmt{
+		{Op: parse},
+		{Op: set, Args: []testcase.Ref{{Stmt: 0}, {Stmt: 0}}},
+		{Op: pos, Args: []testcase.Ref{{Stmt: 0}}},
+	}}
+	other := &testcase.Test{Stmts: []testcase.Stmt{
+		{Op: parse},
+		{Op: parse},
+		{Op: set, Args: []testcase.Ref{{Stmt: 0}, {Stmt: 1}}},
+		{Op: pos, Args: []testcase.Ref{{Stmt: 0}}},
+	}}
+	assert.Equal(t, "the test made a cycle: field Node is set to a value built from the object that holds it", Misused(nil, cycle, 2, StackOverflow, nil))
+	assert.Equal(t, "", Misused(nil, cycle, 0, StackOverflow, nil), "the set had not run")
+	assert.Equal(t, "", Misused(nil, other, 3, StackOverflow, nil))
+	assert.Equal(t, "", Misused(nil, cycle, 2, IndexOutOfRange, nil), "not a stack overflow")
+}
