@@ -348,7 +348,7 @@ func TestGenTextExecutor(t *testing.T) {
 				"the test binary of example.com/m/orders did not start the executor (exit status 0); does a TestMain not call m.Run?\n"},
 	} {
 		rep := &gen.Report{TestFile: "/m/orders/cling_tax_test.go", Tests: 4, Assertions: "testing", Covered: 4, CoupledBranches: 4,
-			SearchSeconds: 1, Executions: 300, Stats: mosa.Stats{Algorithm: "mosa", Covered: 4}, Executor: tc.executor}
+			SearchCovered: 4, SearchSeconds: 1, Executions: 300, Stats: mosa.Stats{Algorithm: "mosa", Covered: 4}, Executor: tc.executor}
 		var b strings.Builder
 		writeGenText(&b, a, rep)
 		assert.Equal(t, tc.want, b.String())
