@@ -18,11 +18,13 @@ import (
 //     dereference, an assignment to a nil map, a close of a nil channel, a
 //     goroutine blocked for ever), an argument written as nil of a pointer,
 //     func, map, channel or interface type;
+//
 //  2. a struct that bypasses its constructor: for any fault, an
 //     argument that is a composite literal or the zero value of a struct
 //     type (or a pointer to one) that has unexported fields, which only
 //     its package can set, when a constructor for the type exists (a
 //     function whose first result is the type or a pointer to it);
+//
 //  3. an opaque zero value: for an operation on a nil value, an argument
 //     that is a composite literal or the zero value of a struct type (or a
 //     pointer to one) with no exported field at all, constructor or not:
@@ -31,10 +33,12 @@ import (
 //     For an operation on a nil value, rules 1 and 3 also hold for an
 //     argument built from such a nil or zero value (a slice literal that
 //     holds one, an option made from nil);
+//
 //  4. a result of a failed call: with the values an execution observed
 //     (out, nil when not observed), for an operation on a nil value, an
 //     argument that was observed nil and is a result of an earlier call
 //     that returned a non-nil error;
+//
 //  5. a resource not released: for a leaked goroutine, a value the test
 //     made whose type has a method Close, Stop, Shutdown or Cancel that
 //     the test never called on it (in the statements that ran).
