@@ -25,6 +25,7 @@ type genJSON struct {
 	CoupledBranches int           `json:"coupledBranches"`
 	Covered         int           `json:"covered"`
 	CBC             float64       `json:"cbc"`
+	SearchCovered   int           `json:"searchCovered"`
 	TestFile        string        `json:"testFile"`
 	Tests           int           `json:"tests"`
 	Executions      int           `json:"executions"`
@@ -560,6 +561,24 @@ func TestGenReflective(t *testing.T) {
 			assert.Equal(t, rep.Covered, cov.Covered, "cbc measures what gen reported")
 		})
 	}
+}
+
+// When R's own test files declare the names cling gives its declared
+// types, the executor (R's test binary) and the written file both take
+// the next free names, so what the search covered is what the file
+// covers.
+func TestGenDeclaredNamesTaken(t *testing.T) {
+	dir := fixture.Copy(t, "reflective")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "config", "names_test.go"), []byte("package config_test\n\n"+
+		"import \"testing\"\n\ntype item1 struct{ Other int }\n\ntype item2 struct{ Other string }\n\n"+
+		"func TestNames(t *testing.T) { _ = item1{Other: 1}; _ = item2{} }\n"), 0o644))
+	rep := genRun(t, dir, "--caller", "./config", "--callee", "./decode", "--max-evals", "2000", "--seed", "1", "--faults=false")
+	src := readFile(t, rep.TestFile)
+	assert.Contains(t, src, "type item1v2 struct")
+	assert.NotContains(t, src, "type item1 struct")
+	assert.Equal(t, rep.SearchCovered, rep.Covered, "the file covers what the search's archive did")
+	assert.Equal(t, "test", rep.Executor.Environment)
+	goTest(t, dir, "./config")
 }
 
 // Declared types, decode targets and function literals keep the written
