@@ -43,7 +43,13 @@ import (
 //     made whose type has a method Close, Stop, Shutdown or Cancel that
 //     the test never called on it (in the statements that ran).
 //
-//  6. a cycle the test made: for a stack overflow, a field the test set
+//  6. a value of the test's choosing as an empty interface: for a failed
+//     type assertion, an argument passed as any (or in an ...any or []any
+//     argument) that is not nil: the API takes any type, the code asserts
+//     one, and the test picked another (testify's msgAndArgs ...any
+//     whose first element must be a format string);
+//
+//  7. a cycle the test made: for a stack overflow, a field the test set
 //     (in the statements that ran) to a value built from the object
 //     itself (file.Node = file): code that walks the structure recurses
 //     for ever, as the test asked.
@@ -89,6 +95,11 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, out *testc
 			return fmt.Sprintf("%s is the zero value of %s, whose fields are all unexported", what, types.TypeString(structOf(src.Op.Type), shortQualifier))
 		case k.Nil() && src.Op.Kind == testcase.OpCall && failedNil(out, a):
 			return fmt.Sprintf("%s is the nil result of %s, which returned an error", what, src.Op.Name)
+		}
+	}
+	if k == TypeAssertion {
+		if why := anyArgument(t, s); why != "" {
+			return why
 		}
 	}
 	if k.Nil() {
@@ -195,6 +206,41 @@ func bypassesConstructor(c *testcase.Cluster, t types.Type) bool {
 		}
 	}
 	return false
+}
+
+// anyArgument returns the reason a failed type assertion is misuse when
+// statement s passes a value of the test's choosing as an empty
+// interface (any, ...any, []any): the API took any type, the code
+// asserted one, and the test picked another ("" if s passes none).
+func anyArgument(t *testcase.Test, s testcase.Stmt) string {
+	if s.Op.Kind != testcase.OpCall {
+		return ""
+	}
+	for i, a := range s.Args {
+		if a.IsOmitted() || i >= len(s.Op.Params) {
+			continue
+		}
+		src := t.Stmts[a.Stmt]
+		p := s.Op.Params[i]
+		if sl, ok := p.Underlying().(*types.Slice); ok && emptyInterface(sl.Elem()) && src.Op.Kind == testcase.OpSlice {
+			for _, e := range src.Args {
+				if !e.IsOmitted() && t.Stmts[e.Stmt].Op.Kind != testcase.OpNil {
+					return fmt.Sprintf("%s holds a %s passed as any", argName(s.Op, i), types.TypeString(t.Stmts[e.Stmt].Op.Outputs()[e.Result], shortQualifier))
+				}
+			}
+			continue
+		}
+		if emptyInterface(p) && src.Op.Kind != testcase.OpNil {
+			return fmt.Sprintf("%s is a %s passed as any", argName(s.Op, i), types.TypeString(src.Op.Outputs()[a.Result], shortQualifier))
+		}
+	}
+	return ""
+}
+
+// emptyInterface reports whether t is an interface with no methods.
+func emptyInterface(t types.Type) bool {
+	i, ok := t.Underlying().(*types.Interface)
+	return ok && i.NumMethods() == 0
 }
 
 // madeCycle returns the reason a test whose first n statements ran made

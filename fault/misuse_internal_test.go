@@ -92,3 +92,44 @@ func TestMadeCycle(t *testing.T) {
 	assert.Equal(t, "", Misused(nil, other, 3, StackOverflow, nil))
 	assert.Equal(t, "", Misused(nil, cycle, 2, IndexOutOfRange, nil), "not a stack overflow")
 }
+
+// A failed type assertion on a value the test passed as any, alone or in
+// an ...any argument, is misuse; one with typed arguments only, or with
+// nil as the any, is not.
+func TestAnyArgument(t *testing.T) {
+	anyT := types.NewInterfaceType(nil, nil)
+	u16, str := types.Typ[types.Uint16], types.Typ[types.String]
+	lit := func(typ types.Type) *testcase.Op { return &testcase.Op{Kind: testcase.OpPrim, Type: typ} }
+	call := func(params ...types.Type) *testcase.Op {
+		return &testcase.Op{Kind: testcase.OpCall, Name: "assert.Less", Params: params}
+	}
+	slice := &testcase.Op{Kind: testcase.OpSlice, Type: types.NewSlice(anyT)}
+	nilAny := &testcase.Op{Kind: testcase.OpNil, Type: anyT}
+	ref := func(is ...int) []testcase.Ref {
+		var out []testcase.Ref
+		for _, i := range is {
+			out = append(out, testcase.Ref{Stmt: i})
+		}
+		return out
+	}
+	cases := []struct {
+		name  string
+		stmts []testcase.Stmt
+		want  string
+	}{
+		{"any", []testcase.Stmt{{Op: lit(u16), Value: uint64(3)}, {Op: call(anyT), Args: ref(0)}},
+			"argument 1 of assert.Less is a uint16 passed as any"},
+		{"...any", []testcase.Stmt{{Op: lit(str), Value: "a"}, {Op: lit(u16), Value: uint64(3)}, {Op: slice, Args: ref(1)}, {Op: call(str, types.NewSlice(anyT)), Args: ref(0, 2)}},
+			"argument 2 of assert.Less holds a uint16 passed as any"},
+		{"typed", []testcase.Stmt{{Op: lit(str), Value: "a"}, {Op: call(str), Args: ref(0)}}, ""},
+		{"nil any", []testcase.Stmt{{Op: nilAny}, {Op: call(anyT), Args: ref(0)}}, ""},
+	}
+	for _, tc := range cases {
+		test := &testcase.Test{Stmts: tc.stmts}
+		last := len(tc.stmts) - 1
+		assert.Equal(t, tc.want, Misused(nil, test, last, TypeAssertion, nil), tc.name)
+		if tc.want != "" {
+			assert.Equal(t, "", Misused(nil, test, last, IndexOutOfRange, nil), tc.name+", another kind")
+		}
+	}
+}
