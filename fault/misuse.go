@@ -3,6 +3,7 @@ package fault
 import (
 	"fmt"
 	"go/types"
+	"time"
 
 	"github.com/cling-go/cling/testcase"
 )
@@ -20,13 +21,15 @@ import (
 //     func, map, channel or interface type;
 //
 //  2. a struct that bypasses its constructor: for any fault, an
-//     argument that is a composite literal or the zero value of a struct
+//     argument that is a composite literal, the zero value or a fresh
+//     variable (var v T, passed as &v) of a struct
 //     type (or a pointer to one) that has unexported fields, which only
 //     its package can set, when a constructor for the type exists (a
 //     function whose first result is the type or a pointer to it);
 //
 //  3. an opaque zero value: for an operation on a nil value, an argument
-//     that is a composite literal or the zero value of a struct type (or a
+//     that is a composite literal, the zero value or a fresh variable
+//     (passed as &v) of a struct type (or a
 //     pointer to one) with no exported field at all, constructor or not:
 //     the test could set nothing in it, and the package hands out the
 //     values that work (go-cmp's cmp.SliceIndex{} of a Path, for one).
@@ -49,7 +52,11 @@ import (
 //     one, and the test picked another (testify's msgAndArgs ...any
 //     whose first element must be a format string);
 //
-//  7. a cycle the test made: for a stack overflow, a field the test set
+//  7. a long wait: for a hang, an argument of type time.Duration the
+//     test wrote that is a second or more (the call waits as long as the
+//     test asked, past cling's limit for a call);
+//
+//  8. a cycle the test made: for a stack overflow, a field the test set
 //     (in the statements that ran) to a value built from the object
 //     itself (file.Node = file): code that walks the structure recurses
 //     for ever, as the test asked.
@@ -89,12 +96,17 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, out *testc
 		switch {
 		case k.Nil() && src.Op.Kind == testcase.OpNil && nilable(src.Op.Type):
 			return fmt.Sprintf("%s is nil", what)
-		case (src.Op.Kind == testcase.OpComposite || src.Op.Kind == testcase.OpZero) && bypassesConstructor(c, src.Op.Type):
+		case madeByTest(src.Op) && bypassesConstructor(c, src.Op.Type):
 			return fmt.Sprintf("%s is a %s literal, not made by a constructor", what, types.TypeString(structOf(src.Op.Type), shortQualifier))
-		case k.Nil() && (src.Op.Kind == testcase.OpComposite || src.Op.Kind == testcase.OpZero) && opaque(src.Op.Type):
+		case k.Nil() && madeByTest(src.Op) && opaque(src.Op.Type):
 			return fmt.Sprintf("%s is the zero value of %s, whose fields are all unexported", what, types.TypeString(structOf(src.Op.Type), shortQualifier))
 		case k.Nil() && src.Op.Kind == testcase.OpCall && failedNil(out, a):
 			return fmt.Sprintf("%s is the nil result of %s, which returned an error", what, src.Op.Name)
+		}
+	}
+	if k == Hang {
+		if why := longWait(t, s); why != "" {
+			return why
 		}
 	}
 	if k == TypeAssertion {
@@ -127,7 +139,7 @@ func holdsNil(t *testcase.Test, i int, seen map[int]bool) string {
 	switch {
 	case src.Op.Kind == testcase.OpNil && nilable(src.Op.Type):
 		return "nil " + types.TypeString(src.Op.Type, shortQualifier)
-	case (src.Op.Kind == testcase.OpComposite || src.Op.Kind == testcase.OpZero) && opaque(src.Op.Type):
+	case madeByTest(src.Op) && opaque(src.Op.Type):
 		return "the zero value of " + types.TypeString(structOf(src.Op.Type), shortQualifier)
 	}
 	for _, a := range src.Args {
@@ -237,6 +249,27 @@ func anyArgument(t *testcase.Test, s testcase.Stmt) string {
 	return ""
 }
 
+// longWait returns the reason a hang is misuse when statement s passes a
+// time.Duration of a second or more that the test wrote: the test asked
+// the code to wait longer than cling waits for a call ("" if it passes
+// none).
+func longWait(t *testcase.Test, s testcase.Stmt) string {
+	for i, a := range s.Args {
+		if a.IsOmitted() {
+			continue
+		}
+		src := t.Stmts[a.Stmt]
+		named, ok := src.Op.Type.(*types.Named)
+		if src.Op.Kind != testcase.OpPrim || !ok || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != "time" || named.Obj().Name() != "Duration" {
+			continue
+		}
+		if d, ok := src.Value.(int64); ok && d >= int64(time.Second) {
+			return fmt.Sprintf("%s is a wait of %s", argName(s.Op, i), time.Duration(d))
+		}
+	}
+	return ""
+}
+
 // emptyInterface reports whether t is an interface with no methods.
 func emptyInterface(t types.Type) bool {
 	i, ok := t.Underlying().(*types.Interface)
@@ -271,6 +304,17 @@ func builtFrom(t *testcase.Test, i, j int, seen map[int]bool) bool {
 		if !a.IsOmitted() && builtFrom(t, a.Stmt, j, seen) {
 			return true
 		}
+	}
+	return false
+}
+
+// madeByTest reports whether op makes a struct value the test wrote
+// itself: a composite literal, a zero value, or a fresh variable whose
+// address it passes (var v T; &v).
+func madeByTest(op *testcase.Op) bool {
+	switch op.Kind {
+	case testcase.OpComposite, testcase.OpZero, testcase.OpTarget:
+		return true
 	}
 	return false
 }

@@ -3,7 +3,9 @@ package fault
 import (
 	"go/token"
 	"go/types"
+	"math"
 	"testing"
+	"time"
 
 	"github.com/cling-go/cling/testcase"
 	"github.com/stretchr/testify/assert"
@@ -48,6 +50,7 @@ func TestHoldsNil(t *testing.T) {
 		types.NewStruct([]*types.Var{types.NewField(token.NoPos, pkg, "xkey", types.Typ[types.Int], false)}, nil), nil)
 	nilPtr := &testcase.Op{Kind: testcase.OpNil, Type: types.NewPointer(hidden)}
 	zero := &testcase.Op{Kind: testcase.OpZero, Type: hidden}
+	target := &testcase.Op{Kind: testcase.OpTarget, Type: types.NewPointer(hidden)}
 	str := &testcase.Op{Kind: testcase.OpPrim, Type: types.Typ[types.String]}
 	slice := &testcase.Op{Kind: testcase.OpComposite, Type: types.NewSlice(types.NewPointer(hidden))}
 	call := &testcase.Op{Kind: testcase.OpCall, Name: "cmp.Wrap"}
@@ -60,8 +63,9 @@ func TestHoldsNil(t *testing.T) {
 		{Op: call, Args: ref(3)},  // 4: made from it
 		{Op: zero},                // 5
 		{Op: call, Args: ref(5)},  // 6: made from an opaque zero value
+		{Op: target},              // 7: var v cmp.sliceIndex, passed as &v
 	}}
-	for i, want := range map[int]string{1: "", 3: "nil *cmp.sliceIndex", 4: "nil *cmp.sliceIndex", 6: "the zero value of cmp.sliceIndex"} {
+	for i, want := range map[int]string{1: "", 3: "nil *cmp.sliceIndex", 4: "nil *cmp.sliceIndex", 6: "the zero value of cmp.sliceIndex", 7: "the zero value of cmp.sliceIndex"} {
 		assert.Equal(t, want, holdsNil(test, i, map[int]bool{}), "statement %d", i)
 	}
 }
@@ -132,4 +136,19 @@ func TestAnyArgument(t *testing.T) {
 			assert.Equal(t, "", Misused(nil, test, last, IndexOutOfRange, nil), tc.name+", another kind")
 		}
 	}
+}
+
+// A hang of a call given a time.Duration of a second or more that the
+// test wrote is misuse; a shorter wait, or another kind of fault, is not.
+func TestLongWait(t *testing.T) {
+	timePkg := types.NewPackage("time", "time")
+	duration := types.NewNamed(types.NewTypeName(token.NoPos, timePkg, "Duration", nil), types.Typ[types.Int64], nil)
+	lit := &testcase.Op{Kind: testcase.OpPrim, Type: duration}
+	call := &testcase.Op{Kind: testcase.OpCall, Name: "assert.Eventually", Params: []types.Type{duration}}
+	test := func(d int64) *testcase.Test {
+		return &testcase.Test{Stmts: []testcase.Stmt{{Op: lit, Value: d}, {Op: call, Args: []testcase.Ref{{Stmt: 0}}}}}
+	}
+	assert.Equal(t, "argument 1 of assert.Eventually is a wait of 2562047h47m16.854775807s", Misused(nil, test(math.MaxInt64), 1, Hang, nil))
+	assert.Equal(t, "", Misused(nil, test(int64(time.Millisecond)), 1, Hang, nil))
+	assert.Equal(t, "", Misused(nil, test(math.MaxInt64), 1, NilDereference, nil))
 }
