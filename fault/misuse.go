@@ -236,17 +236,29 @@ func anyArgument(t *testcase.Test, s testcase.Stmt) string {
 		p := s.Op.Params[i]
 		if sl, ok := p.Underlying().(*types.Slice); ok && emptyInterface(sl.Elem()) && src.Op.Kind == testcase.OpSlice {
 			for _, e := range src.Args {
-				if !e.IsOmitted() && t.Stmts[e.Stmt].Op.Kind != testcase.OpNil {
+				if !e.IsOmitted() && !nilInterface(t.Stmts[e.Stmt].Op) {
 					return fmt.Sprintf("%s holds a %s passed as any", argName(s.Op, i), types.TypeString(t.Stmts[e.Stmt].Op.Outputs()[e.Result], shortQualifier))
 				}
 			}
 			continue
 		}
-		if emptyInterface(p) && src.Op.Kind != testcase.OpNil {
+		if emptyInterface(p) && !nilInterface(src.Op) {
 			return fmt.Sprintf("%s is a %s passed as any", argName(s.Op, i), types.TypeString(src.Op.Outputs()[a.Result], shortQualifier))
 		}
 	}
 	return ""
+}
+
+// nilInterface reports whether op makes a value that is nil once stored
+// in an interface: a nil of interface type. A nil slice, map, pointer or
+// func has a dynamic type there, and an assertion on it fails like one on
+// any other value the test chose.
+func nilInterface(op *testcase.Op) bool {
+	if op.Kind != testcase.OpNil {
+		return false
+	}
+	_, isInterface := op.Type.Underlying().(*types.Interface)
+	return isInterface
 }
 
 // longWait returns the reason a hang is misuse when statement s passes a

@@ -98,8 +98,9 @@ func TestMadeCycle(t *testing.T) {
 }
 
 // A failed type assertion on a value the test passed as any, alone or in
-// an ...any argument, is misuse; one with typed arguments only, or with
-// nil as the any, is not.
+// an ...any argument, is misuse (a typed nil too: it has a dynamic type);
+// one with typed arguments only, or with a nil interface as the any, is
+// not.
 func TestAnyArgument(t *testing.T) {
 	anyT := types.NewInterfaceType(nil, nil)
 	u16, str := types.Typ[types.Uint16], types.Typ[types.String]
@@ -109,6 +110,7 @@ func TestAnyArgument(t *testing.T) {
 	}
 	slice := &testcase.Op{Kind: testcase.OpSlice, Type: types.NewSlice(anyT)}
 	nilAny := &testcase.Op{Kind: testcase.OpNil, Type: anyT}
+	nilSlice := &testcase.Op{Kind: testcase.OpNil, Type: types.NewSlice(anyT)}
 	ref := func(is ...int) []testcase.Ref {
 		var out []testcase.Ref
 		for _, i := range is {
@@ -127,6 +129,12 @@ func TestAnyArgument(t *testing.T) {
 			"argument 2 of assert.Less holds a uint16 passed as any"},
 		{"typed", []testcase.Stmt{{Op: lit(str), Value: "a"}, {Op: call(str), Args: ref(0)}}, ""},
 		{"nil any", []testcase.Stmt{{Op: nilAny}, {Op: call(anyT), Args: ref(0)}}, ""},
+		// A nil slice is not a nil interface: testify's msgAndArgs given a
+		// nil []any, whose first element is then a []any, not a string.
+		{"nil slice in ...any", []testcase.Stmt{{Op: nilSlice}, {Op: slice, Args: ref(0)}, {Op: call(types.NewSlice(anyT)), Args: ref(1)}},
+			"argument 1 of assert.Less holds a []interface{} passed as any"},
+		{"nil slice as any", []testcase.Stmt{{Op: nilSlice}, {Op: call(anyT), Args: ref(0)}},
+			"argument 1 of assert.Less is a []interface{} passed as any"},
 	}
 	for _, tc := range cases {
 		test := &testcase.Test{Stmts: tc.stmts}
