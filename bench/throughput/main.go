@@ -25,6 +25,7 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/cling-go/cling/ccfg"
@@ -239,7 +240,7 @@ func fuzzRate(dir string, d time.Duration) (float64, error) {
 	cmd := exec.Command("go", "test", "-run=^$", "-fuzz=FuzzDriveToHome", "-parallel=1", "-fuzztime="+d.String(), "./person")
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
-	if err != nil {
+	if err != nil && !deadlineRace(string(out)) {
 		return 0, fmt.Errorf("go test -fuzz: %v\n%s", err, out)
 	}
 	m := execsRe.FindAllStringSubmatch(string(out), -1)
@@ -249,6 +250,15 @@ func fuzzRate(dir string, d time.Duration) (float64, error) {
 	// The cumulative count over the whole run gives the average rate.
 	n, _ := strconv.ParseFloat(m[len(m)-1][1], 64)
 	return n / d.Seconds(), nil
+}
+
+// deadlineRace reports whether a failed go test -fuzz failed only because
+// -fuzztime ran out while a worker was busy: Go's fuzzing coordinator
+// before Go 1.27 (go.dev/issue/75804) then reports "context deadline
+// exceeded" as a failure of the target, though it found no failing input.
+// Its status lines count the executions all the same.
+func deadlineRace(out string) bool {
+	return strings.Contains(out, "context deadline exceeded") && !strings.Contains(out, "Failing input written")
 }
 
 func median(xs []float64) float64 {
