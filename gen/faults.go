@@ -16,6 +16,7 @@ import (
 	"github.com/cling-go/cling/emit"
 	"github.com/cling-go/cling/fault"
 	"github.com/cling-go/cling/harness"
+	"github.com/cling-go/cling/internal/gotest"
 	"github.com/cling-go/cling/probe"
 	"github.com/cling-go/cling/testcase"
 )
@@ -187,10 +188,7 @@ func (j *job) reproducer(f *fault.Fault, test *testcase.Test, stmt int) emit.Rep
 // package's other test files and the test file declare, and writes its
 // comment.
 func (j *job) nameReproducers(found []foundFault) {
-	taken := j.declaredInTests()
-	for _, t := range j.final {
-		taken[t.Name] = true
-	}
+	taken := j.namesBesideFaults()
 	for i := range found {
 		f := found[i].f
 		base := fmt.Sprintf("TestFault%s_%s_L%d", f.Kind.Ident(), exportName(fault.BareName(f.Frame.Func)), f.Frame.Line)
@@ -367,16 +365,38 @@ func (j *job) renderFaults(found []foundFault) ([]byte, error) {
 	sort.SliceStable(reps, func(x, y int) bool { return !found[x].f.Kind.Fatal() && found[y].f.Kind.Fatal() })
 	header := fmt.Sprintf("%s\n\nReproducers of faults cling found in %s calling into %s. Each test fails, with a panic, a timeout, a leaked goroutine or a report of the race detector, until its fault is fixed; they build only with the tag %s: go test -tags %s ./%s (add -race for data races).",
 		strings.TrimPrefix(Marker, "// "), a.Caller.Pkg.Path, a.Callee.Pkg.Path, FaultTag, FaultTag, relDir(a))
-	declared := j.declaredInTests()
-	for _, t := range j.final {
-		declared[t.Name] = true
-	}
+	declared := j.namesBesideFaults()
 	return emit.FaultFile(j.cluster, reps, emit.Options{
 		Package:   a.Caller.Pkg.Name + "_test",
 		Header:    header,
 		GoVersion: j.goVersion(),
 		Declared:  declared,
 	}, FaultTag)
+}
+
+// namesBesideFaults returns the package-scope names the file of
+// reproducers may not declare: those of the package's other test files
+// and those of the test file it goes with (its tests, its helpers and the
+// struct types it declares). The tag compiles the two files together, so
+// a struct type both declare (item1) would be declared twice. With
+// --faults-only, the test file is the one on disk, left as it is.
+func (j *job) namesBesideFaults() map[string]bool {
+	taken := j.declaredInTests()
+	src := j.src
+	if j.cfg.FaultsOnly {
+		src, _ = os.ReadFile(j.out)
+	}
+	if len(src) > 0 {
+		if f, err := parser.ParseFile(token.NewFileSet(), j.out, src, parser.SkipObjectResolution); err == nil {
+			for _, name := range gotest.PackageScopeNames(f, true) {
+				taken[name] = true
+			}
+		}
+	}
+	for _, t := range j.final {
+		taken[t.Name] = true
+	}
+	return taken
 }
 
 // relDir is R's directory relative to the module, as go test takes it.
