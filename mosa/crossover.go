@@ -23,7 +23,7 @@ type configurable interface {
 }
 
 // DefaultCrossover is the crossover operator of DefaultConfig.
-const DefaultCrossover = "single-point"
+const DefaultCrossover = "hmx"
 
 var crossovers = newRegistry[Crossover]("crossover operator")
 

@@ -15,8 +15,9 @@ func TestCrossoversAreListedByName(t *testing.T) {
 	for _, e := range Crossovers() {
 		names = append(names, e.Name)
 	}
-	assert.Equal(t, []string{"hmx", DefaultCrossover}, names)
-	c, err := LookupCrossover(DefaultConfig().Crossover)
+	assert.Equal(t, []string{"hmx", "single-point"}, names)
+	assert.Equal(t, "hmx", DefaultConfig().Crossover, "the default")
+	c, err := LookupCrossover("single-point")
 	require.NoError(t, err)
 	assert.Equal(t, singlePoint{}, c)
 }
@@ -24,6 +25,7 @@ func TestCrossoversAreListedByName(t *testing.T) {
 // NewCrossover configures the operator cfg names with the settings of cfg.
 func TestNewCrossover(t *testing.T) {
 	cfg := DefaultConfig()
+	cfg.Crossover = "single-point"
 	c, err := NewCrossover(cfg)
 	require.NoError(t, err)
 	assert.Equal(t, singlePoint{}, c)
