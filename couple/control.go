@@ -111,11 +111,7 @@ func (cc *controlCache) controlling(c *ccfg.CCFG, f *ccfg.Function, blocks []int
 // callable functions whose entry leads unavoidably to n. The result is
 // sorted and memoised; callers must not modify it.
 func (a *Analysis) Controlling(n *ccfg.BranchNode) []Branch {
-	c := a.Caller
-	if n.Pkg == a.Callee.Pkg {
-		c = a.Callee
-	}
-	return a.ctl.controlling(c, n.Func, n.Func.BlocksOf(n))
+	return a.ctl.controlling(a.packageOf(n.Pkg), n.Func, n.Func.BlocksOf(n))
 }
 
 func memoKey(f *ccfg.Function, blocks []int) string {
@@ -149,9 +145,15 @@ func dedupe(bs []Branch) []Branch {
 // externally callable, lifted as described at controlling. The result is
 // sorted and memoised; callers must not modify it.
 func (a *Analysis) ControllingEntry(f *ccfg.Function) []Branch {
-	c := a.Caller
-	if f.Pkg == a.Callee.Pkg {
-		c = a.Callee
+	return a.ctl.controlling(a.packageOf(f.Pkg), f, []int{0})
+}
+
+// packageOf returns the CCFG of pkg among the analysis's callees, or R's.
+func (a *Analysis) packageOf(pkg *ccfg.Package) *ccfg.CCFG {
+	for _, c := range a.Callees() {
+		if c.Pkg == pkg {
+			return c
+		}
 	}
-	return a.ctl.controlling(c, f, []int{0})
+	return a.Caller
 }

@@ -104,6 +104,7 @@ type Goal struct {
 type Analysis struct {
 	Prog   *ccfg.Program
 	Caller *ccfg.CCFG
+	// Callee is E; nil in a merged analysis (see Merge and Callees).
 	Callee *ccfg.CCFG
 	Sites  []*CallSite
 	Goals  []Goal
@@ -112,6 +113,8 @@ type Analysis struct {
 	Covering []*ccfg.Function
 	ctl      *controlCache
 	index    *Index
+	// callees are the callee packages of a merged analysis, nil otherwise.
+	callees []*ccfg.CCFG
 }
 
 // LoadPair loads caller R and callee E, each named as on a command line

@@ -8,7 +8,8 @@ import "github.com/cling-go/cling/ccfg"
 // objectives read them back.
 type Index struct {
 	// Nodes are in index order: R's branching nodes, R's entry
-	// pseudo-nodes, E's branching nodes, E's entry pseudo-nodes.
+	// pseudo-nodes, E's branching nodes, E's entry pseudo-nodes (and
+	// those of the next callee of a merged analysis, and so on).
 	Nodes      []IndexNode
 	nodeBase   map[*ccfg.Package]int32 // index of the package's first node
 	entryIndex map[*ccfg.Function]int32
@@ -20,6 +21,8 @@ type Index struct {
 	SiteNBE []int32
 	// GoalBase is, per call site, the index of its first goal.
 	GoalBase []int32
+	// SiteSide is, per call site, the Side of its callee package.
+	SiteSide []int32
 }
 
 // IndexNode is a numbered node: a branching node or an entry pseudo-node.
@@ -28,19 +31,24 @@ type IndexNode struct {
 	Entry *ccfg.Function   // the function of an entry pseudo-node
 	// Callee is true for nodes of E.
 	Callee bool
+	// Side is 0 for nodes of R, k for nodes of the k-th callee package
+	// (1 for E, 2 and more only in a merged analysis).
+	Side int32
 }
 
 func newIndex(a *Analysis) *Index {
 	ix := &Index{nodeBase: map[*ccfg.Package]int32{}, entryIndex: map[*ccfg.Function]int32{}}
-	for _, c := range []*ccfg.CCFG{a.Caller, a.Callee} {
-		callee := c == a.Callee
+	side := map[*ccfg.Package]int32{}
+	for k, c := range a.Packages() {
+		sd := int32(k)
+		side[c.Pkg] = sd
 		ix.nodeBase[c.Pkg] = int32(len(ix.Nodes))
 		for _, n := range c.Nodes {
-			ix.Nodes = append(ix.Nodes, IndexNode{Node: n, Callee: callee})
+			ix.Nodes = append(ix.Nodes, IndexNode{Node: n, Callee: sd > 0, Side: sd})
 		}
 		for _, f := range c.External {
 			ix.entryIndex[f] = int32(len(ix.Nodes))
-			ix.Nodes = append(ix.Nodes, IndexNode{Entry: f, Callee: callee})
+			ix.Nodes = append(ix.Nodes, IndexNode{Entry: f, Callee: sd > 0, Side: sd})
 		}
 	}
 	g := int32(0)
@@ -60,6 +68,11 @@ func newIndex(a *Analysis) *Index {
 				slots = append(slots, i)
 			}
 		}
+		sd := int32(1)
+		if len(s.Targets) > 0 {
+			sd = side[s.Targets[0].Pkg]
+		}
+		ix.SiteSide = append(ix.SiteSide, sd)
 		ix.SiteSlots = append(ix.SiteSlots, slots)
 		ix.SiteNBE = append(ix.SiteNBE, nbe)
 		ix.GoalBase = append(ix.GoalBase, g)

@@ -3,20 +3,25 @@ package gate
 import (
 	"errors"
 	"fmt"
+	"go/ast"
 	"sort"
+	"strings"
 
+	"github.com/cling-go/cling/couple"
 	"github.com/cling-go/cling/internal/parallel"
 	"github.com/cling-go/cling/mutate"
 	"github.com/cling-go/cling/probe"
 )
 
-// measureAll measures the pairs, a few at a time: each measurement is
-// mostly waiting for go commands, which overlap well.
+// measureAll measures the pairs, a few groups at a time: each measurement
+// is mostly waiting for go commands, which overlap well. The pairs of one
+// caller share one instrumented build for their coverage (byCaller).
 func (r *run) measureAll(pairs []*pair) error {
-	errs := make([]error, len(pairs))
-	parallel.Each(len(pairs), parallel.CommandWidth(), func(i int) {
-		r.progress("measuring %s (%d of %d)", pairs[i].name(), i+1, len(pairs))
-		errs[i] = r.measure(pairs[i])
+	groups := byCaller(pairs)
+	errs := make([]error, len(groups))
+	parallel.Each(len(groups), parallel.CommandWidth(), func(i int) {
+		r.progress("measuring %s (%d of %d)", groupName(groups[i]), i+1, len(groups))
+		errs[i] = r.measure(groups[i])
 	})
 	for _, err := range errs {
 		if err != nil {
@@ -26,32 +31,92 @@ func (r *run) measureAll(pairs []*pair) error {
 	return nil
 }
 
-// measure runs the existing tests of an affected pair: under the probes for
-// its coupled-branch coverage, and against its mutants on changed lines
-// (all its mutants when the whole score has a threshold). A pair the
-// budget leaves no time for is skipped.
-func (r *run) measure(p *pair) error {
+// byCaller groups the pairs by caller, in the order of their first pairs.
+// A pair one of whose calls is also a call site of a pair of the group (a
+// call that may reach several callees) starts a group of its own, since
+// one call carries one call-site probe.
+func byCaller(pairs []*pair) [][]*pair {
+	type group struct {
+		pairs []*pair
+		calls map[*ast.CallExpr]bool
+	}
+	var groups []*group
+	fits := func(g *group, p *pair) bool {
+		if g.pairs[0].a.Caller != p.a.Caller {
+			return false
+		}
+		for _, s := range p.a.Sites {
+			if g.calls[s.Call] {
+				return false
+			}
+		}
+		return true
+	}
+	for _, p := range pairs {
+		var in *group
+		for _, g := range groups {
+			if fits(g, p) {
+				in = g
+				break
+			}
+		}
+		if in == nil {
+			in = &group{calls: map[*ast.CallExpr]bool{}}
+			groups = append(groups, in)
+		}
+		in.pairs = append(in.pairs, p)
+		for _, s := range p.a.Sites {
+			in.calls[s.Call] = true
+		}
+	}
+	out := make([][]*pair, len(groups))
+	for i, g := range groups {
+		out[i] = g.pairs
+	}
+	return out
+}
+
+// groupName names a group of pairs of one caller: R -> E1, E2, ...
+func groupName(g []*pair) string {
+	var callees []string
+	for _, p := range g {
+		callees = append(callees, p.a.Callee.Pkg.Path)
+	}
+	return g[0].a.Caller.Pkg.Path + " -> " + strings.Join(callees, ", ")
+}
+
+// measure runs the existing tests of a group of affected pairs of one
+// caller: under the probes for their coupled-branch coverage, and against
+// each pair's mutants on changed lines (all its mutants when the whole
+// score has a threshold). Pairs the budget leaves no time for are
+// skipped.
+func (r *run) measure(g []*pair) error {
 	if r.budget.Err() != nil {
-		p.skip(r.budgetReason())
+		for _, p := range g {
+			p.skip(r.budgetReason())
+		}
 		return nil
 	}
-	err := r.measureCoverage(p)
-	if err == nil {
-		err = r.measureMutants(p)
-	}
-	if err == nil && r.budget.Err() != nil {
-		// Tests killed when the budget ran out fail, or leave a baseline
-		// that fails: nothing measured counts.
-		err = r.budget.Err()
-	}
-	if err != nil {
-		if r.overBudget(err) {
-			p.skip(r.budgetReason())
-			return nil
+	cerr := r.measureCoverage(g)
+	for _, p := range g {
+		err := cerr
+		if err == nil {
+			err = r.measureMutants(p)
 		}
-		return err
+		if err == nil && r.budget.Err() != nil {
+			// Tests killed when the budget ran out fail, or leave a
+			// baseline that fails: nothing measured counts.
+			err = r.budget.Err()
+		}
+		if err != nil {
+			if r.overBudget(err) {
+				p.skip(r.budgetReason())
+				continue
+			}
+			return err
+		}
+		p.measured = true
 	}
-	p.measured = true
 	return nil
 }
 
@@ -65,9 +130,23 @@ func (p *pair) skip(reason string) {
 	*p = pair{a: p.a, changed: p.changed, diff: p.diff, skipped: reason}
 }
 
-// measureCoverage runs R's tests under the probes, as cling cbc does.
-func (r *run) measureCoverage(p *pair) error {
-	a := p.a
+// measureCoverage runs R's tests under the probes, as cling cbc does, for
+// the coverage of a group of pairs of R: in one instrumented build of R and
+// all their callees (couple.Merge), which records for each pair what a
+// build of that pair alone would.
+func (r *run) measureCoverage(g []*pair) error {
+	as := make([]*couple.Analysis, len(g))
+	for i, p := range g {
+		as[i] = p.a
+	}
+	a := as[0]
+	if len(as) > 1 {
+		m, err := couple.Merge(as)
+		if err != nil {
+			return fmt.Errorf("%s: %w", groupName(g), err)
+		}
+		a = m
+	}
 	res, err := probe.Measure(r.budget, a, probe.TestOptions{
 		Dir:      a.Prog.Dir,
 		Packages: []probe.TestPackage{{Path: a.Caller.Pkg.Path, Dir: a.Caller.Pkg.Dir}},
@@ -78,17 +157,31 @@ func (r *run) measureCoverage(p *pair) error {
 	}
 	var te *probe.TestError
 	switch {
+	case errors.As(err, &te) && te.Instrumentation && len(g) > 1:
+		// Measured one by one, the error names the pair it belongs to.
+		for _, p := range g {
+			if err := r.measureCoverage([]*pair{p}); err != nil {
+				return err
+			}
+		}
+		return nil
 	case errors.As(err, &te) && te.NoTests:
-		p.covered = make([]bool, len(a.Goals))
-		p.notes = append(p.notes, te.Msg)
+		for _, p := range g {
+			p.covered = make([]bool, len(p.a.Goals))
+			p.notes = append(p.notes, te.Msg)
+		}
 		return nil
 	case errors.As(err, &te):
-		return &Error{Msg: fmt.Sprintf("%s: %s", p.name(), te.Msg)}
+		return &Error{Msg: fmt.Sprintf("%s: %s", groupName(g), te.Msg)}
 	case err != nil:
-		return fmt.Errorf("%s: %w", p.name(), err)
+		return fmt.Errorf("%s: %w", groupName(g), err)
 	}
-	p.tests, p.covered = res.Tests, res.Covered
-	p.failed = append(p.failed, res.Failed...)
+	for k, p := range g {
+		off := couple.GoalOffset(as, k)
+		p.tests = res.Tests
+		p.covered = append([]bool(nil), res.Covered[off:off+len(p.a.Goals)]...)
+		p.failed = append(p.failed, res.Failed...)
+	}
 	return nil
 }
 

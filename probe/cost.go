@@ -52,7 +52,7 @@ type guard struct {
 // newCostPlan computes the weights for every function of R and E.
 func newCostPlan(p *Plan) *costPlan {
 	cp := &costPlan{counter: map[*ccfg.Function]int32{}, outStmts: map[int32]int32{}, outAllocs: map[int32]int32{}}
-	for _, c := range []*ccfg.CCFG{p.A.Caller, p.A.Callee} {
+	for _, c := range p.A.Packages() {
 		for _, f := range c.Funcs {
 			body := funcBody(f)
 			if body == nil {

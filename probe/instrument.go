@@ -35,7 +35,7 @@ type Instrumented struct {
 // overlay.
 func (p *Plan) Instrument(rtImport string) (*Instrumented, error) {
 	out := &Instrumented{Files: map[string][]byte{}}
-	for _, c := range []*ccfg.CCFG{p.A.Caller, p.A.Callee} {
+	for _, c := range p.A.Packages() {
 		if err := p.instrumentPackage(c, rtImport, out); err != nil {
 			return nil, err
 		}
@@ -67,7 +67,7 @@ func (p *Plan) instrumentPackage(c *ccfg.CCFG, rtImport string, out *Instrumente
 		}
 	}
 	for _, f := range c.External {
-		if c == p.A.Callee && p.Mode == Coverage {
+		if c != p.A.Caller && p.Mode == Coverage {
 			break // entries into E matter to the search's approach levels only
 		}
 		decl, ok := f.SSA.Syntax().(*ast.FuncDecl)

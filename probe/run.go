@@ -50,10 +50,12 @@ type TestRun struct {
 }
 
 // TestError is a test run that could not measure anything: the packages
-// have no tests (NoTests), or the instrumented build failed.
+// have no tests (NoTests), their tests do not build, or the instrumented
+// build failed (Instrumentation: a fault of the probes, not of the tests).
 type TestError struct {
-	Msg     string
-	NoTests bool
+	Msg             string
+	NoTests         bool
+	Instrumentation bool
 }
 
 func (e *TestError) Error() string { return e.Msg }
@@ -122,7 +124,7 @@ func (s *Session) RunTests(ctx context.Context, opts TestOptions) (*TestRun, err
 		if file, _, _ := strings.Cut(msg, ":"); strings.HasSuffix(file, "_test.go") {
 			return nil, &TestError{Msg: "the tests do not build: " + msg}
 		}
-		return nil, &TestError{Msg: "the instrumented build failed (a cling bug; please report it): " + msg}
+		return nil, &TestError{Msg: "the instrumented build failed (a cling bug; please report it): " + msg, Instrumentation: true}
 	}
 	// One entry per failed run: extra flags may ask for -count=N.
 	var failed []string

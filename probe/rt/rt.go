@@ -25,8 +25,14 @@ import (
 // of R and E (entry pseudo-nodes included), the call sites, and the goals.
 // cling generates the table for each pair.
 type Table struct {
-	// Side is, per node, 0 for a node of the caller R and 1 for the callee E.
+	// Side is, per node, 0 for a node of the caller R and 1 for the callee E
+	// (k for the k-th callee when one build measures several pairs of R).
 	Side []uint8
+	// SiteSide is, when one build measures several pairs of R, the Side
+	// of each call site's callee; empty for one pair. A callee node then
+	// belongs to the innermost call at a site of its own package, as it
+	// would with only that pair instrumented.
+	SiteSide []int32
 	// SiteBR lists per call site the caller targets B_R(s) as outcome
 	// indices (2*node for true, 2*node+1 for false).
 	SiteBR [][]int32
@@ -88,8 +94,9 @@ type frame struct {
 var (
 	tbl *Table
 
-	nNodes int32
-	side   []uint8
+	nNodes   int32
+	side     []uint8
+	siteSide []int32 // nil for one pair
 
 	// Caller-side state, per node and per outcome (2n true, 2n+1 false).
 	// rEvals counts the node's evaluations in this test, up to 2 (0: not
@@ -168,6 +175,10 @@ func Setup(t *Table) {
 	tbl = t
 	nNodes = int32(len(t.Side))
 	side = t.Side
+	siteSide = nil
+	if len(t.SiteSide) > 0 {
+		siteSide = t.SiteSide
+	}
 	rEvals = make([]uint8, nNodes)
 	rDist = make([]float64, 2*nNodes)
 	rFirst = make([]uint32, 2*nNodes)
@@ -321,6 +332,12 @@ func hit(n int32, outcome bool, dTrue, dFalse float64) {
 		return // a callee branch outside any call from R: not counted
 	}
 	fr := &stack[d-1]
+	if siteSide != nil {
+		if fr = frameOf(int32(side[n]), d); fr == nil {
+			stamp[o] = ctx
+			return
+		}
+	}
 	k := slotOf[int(fr.site)*int(nNodes)+int(n)]
 	if k < 0 {
 		stamp[o] = ctx
@@ -357,6 +374,17 @@ func hit(n int32, outcome bool, dTrue, dFalse float64) {
 			cover(tbl.GoalBase[fr.site] + int32(i)*width + ei)
 		}
 	}
+}
+
+// frameOf returns the innermost of the d frames of the stack whose call
+// site calls into callee package sd, or nil.
+func frameOf(sd int32, d int32) *frame {
+	for i := d - 1; i >= 0; i-- {
+		if s := stack[i].site; uint32(s) < uint32(len(siteSide)) && siteSide[s] == sd {
+			return &stack[i]
+		}
+	}
+	return nil
 }
 
 // evaluated counts one more evaluation of node or slot i in evals (up to
@@ -621,7 +649,9 @@ type Token struct{}
 func Enter(s int32) Token {
 	leave()
 	seq++
-	if uint32(s) < uint32(len(siteCtx)) && depth < maxDepth {
+	// With several callees, a nested call gets a context of its own: what
+	// a callee node records depends on the calls below it (frameOf).
+	if uint32(s) < uint32(len(siteCtx)) && depth < maxDepth && (siteSide == nil || depth == 0) {
 		if siteCtxEpoch[s] != rEpoch {
 			siteCtxEpoch[s] = rEpoch
 			siteCtx[s] = newContext()

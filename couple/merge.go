@@ -1,0 +1,87 @@
+package couple
+
+import (
+	"fmt"
+	"go/ast"
+
+	"github.com/cling-go/cling/ccfg"
+)
+
+// Merge combines the analyses of one caller R with several callees into
+// one analysis, so that a single instrumented build of R and all the
+// callees measures the coverage of every pair: its call sites and goals
+// are those of as, in the order given, renumbered, and goal i of as[k] is
+// goal GoalOffset(as, k)+i of the result. A merged analysis has no single
+// Callee (the field is nil); Callees lists them. Only coverage
+// measurement (probe.Measure) accepts it.
+//
+// Merge fails when the analyses do not share their program and caller,
+// when two name the same callee, or when a call expression of R is a call
+// site of two of them (a call that may reach several callee packages):
+// one call cannot carry two call-site probes.
+func Merge(as []*Analysis) (*Analysis, error) {
+	if len(as) == 0 {
+		return nil, fmt.Errorf("merging analyses: none given")
+	}
+	first := as[0]
+	m := &Analysis{Prog: first.Prog, Caller: first.Caller, ctl: first.ctl}
+	calls := map[*ast.CallExpr]bool{}
+	callees := map[*ccfg.CCFG]bool{}
+	for _, a := range as {
+		switch {
+		case a.callees != nil:
+			return nil, fmt.Errorf("merging analyses: %s is merged already", a.Caller.Pkg.Path)
+		case a.Prog != first.Prog || a.Caller != first.Caller:
+			return nil, fmt.Errorf("merging analyses: callers %s and %s differ", first.Caller.Pkg.Path, a.Caller.Pkg.Path)
+		case callees[a.Callee]:
+			return nil, fmt.Errorf("merging analyses: callee %s twice", a.Callee.Pkg.Path)
+		}
+		callees[a.Callee] = true
+		m.callees = append(m.callees, a.Callee)
+		sites := map[*CallSite]*CallSite{}
+		for _, s := range a.Sites {
+			if calls[s.Call] {
+				return nil, fmt.Errorf("merging analyses: the call at %s reaches more than one callee", a.Prog.Pos(s.Pos))
+			}
+			calls[s.Call] = true
+			c := *s
+			c.Index = len(m.Sites)
+			sites[s] = &c
+			m.Sites = append(m.Sites, &c)
+		}
+		for _, g := range a.Goals {
+			g.Index = len(m.Goals)
+			g.Site = sites[g.Site]
+			m.Goals = append(m.Goals, g)
+		}
+	}
+	m.Covering = CoveringFunctions(m.Caller, m.Sites)
+	return m, nil
+}
+
+// GoalOffset is the index, in Merge(as), of the first goal of as[k].
+func GoalOffset(as []*Analysis, k int) int {
+	n := 0
+	for _, a := range as[:k] {
+		n += len(a.Goals)
+	}
+	return n
+}
+
+// Callees are the callee packages of the analysis: E alone, or those of
+// the analyses a merged analysis combines, in order.
+func (a *Analysis) Callees() []*ccfg.CCFG {
+	if a.callees != nil {
+		return a.callees
+	}
+	return []*ccfg.CCFG{a.Callee}
+}
+
+// Packages are R followed by the callee packages: the packages the probes
+// instrument.
+func (a *Analysis) Packages() []*ccfg.CCFG {
+	return append([]*ccfg.CCFG{a.Caller}, a.Callees()...)
+}
+
+// Merged reports whether the analysis combines several callees (Merge).
+func (a *Analysis) Merged() bool { return a.callees != nil }
