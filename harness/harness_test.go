@@ -347,6 +347,16 @@ func TestHostileOutcomes(t *testing.T) {
 		assert.Equal(t, tc.code, r.ExitCode, "mode %d", tc.mode)
 		assert.Equal(t, tc.mode == 8, r.Goexit, "mode %d", tc.mode)
 		assert.Equal(t, tc.mode == 6, r.WorkerSurvived, "mode %d", tc.mode)
+		if tc.mode == 6 {
+			// Thousands of frames deep: the innermost and the outermost
+			// frames of the code under test.
+			lines := strings.Split(strings.TrimSuffix(r.Stack, "\n"), "\n")
+			require.Len(t, lines, 64)
+			assert.Contains(t, lines[0], "hostile/callee.recurse ")
+			assert.Contains(t, lines[61], "hostile/callee.recurse ")
+			assert.Contains(t, lines[62], "hostile/callee.Step ")
+			assert.Contains(t, lines[63], "hostile/caller.(*Machine).Run ")
+		}
 		if tc.frame != "" {
 			assert.True(t, strings.HasSuffix(r.Frame, tc.frame), "mode %d: frame %q", tc.mode, r.Frame)
 			assert.Contains(t, r.Frame, "callee/callee.go:", "mode %d", tc.mode)

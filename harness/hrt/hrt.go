@@ -1124,18 +1124,34 @@ func currentStack() string {
 		pcs = make([]uintptr, 2*len(pcs))
 		n = runtime.Callers(2, pcs)
 	}
-	frames := runtime.CallersFrames(pcs[:n])
+	// Symbolizing a frame costs about half a microsecond, and a stack that
+	// overflowed holds thousands of them: of a deep stack only the
+	// innermost and outermost frames are symbolized, well more than
+	// stackLines keeps of either end.
+	const keep = 4 * maxSentFrames
 	var out []frameText
+	if n > 2*keep {
+		out = symbolize(out, pcs[:keep])
+		out = symbolize(out, pcs[n-keep:n])
+	} else {
+		out = symbolize(out, pcs[:n])
+	}
+	return stackLines(out)
+}
+
+// symbolize appends the frames of pcs to out, leaving out executor frames
+// before the first frame.
+func symbolize(out []frameText, pcs []uintptr) []frameText {
+	frames := runtime.CallersFrames(pcs)
 	for {
 		f, more := frames.Next()
 		if len(out) > 0 || !isExecutorFrame(f.Function) {
 			out = append(out, frameText{fn: f.Function, loc: f.File + ":" + strconv.Itoa(f.Line)})
 		}
 		if !more {
-			break
+			return out
 		}
 	}
-	return stackLines(out)
 }
 
 // isRuntimeFrame reports whether a function belongs to the runtime.
