@@ -28,7 +28,7 @@ func criteriaTable(sums []pairSummary) string {
 	seen := map[string]bool{}
 	for _, s := range sums {
 		for _, r := range s.P.Runs {
-			for _, c := range r.Criteria {
+			for _, c := range r.coverage() {
 				if !seen[c.Criterion] {
 					seen[c.Criterion] = true
 					names = append(names, c.Criterion)
@@ -58,7 +58,7 @@ func criteriaTable(sums []pairSummary) string {
 					continue
 				}
 				tests = append(tests, float64(r.Tests))
-				for _, c := range r.Criteria {
+				for _, c := range r.coverage() {
 					found[c.Criterion] = c.Found
 					switch {
 					case c.Found:

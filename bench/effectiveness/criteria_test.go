@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -37,5 +38,37 @@ func TestCriteriaTable(t *testing.T) {
 	}
 	if got := criteriaTable([]pairSummary{summarize(&pair{Mod: p.Mod}, []string{"mosa"}, "mosa")}); got != "" {
 		t.Errorf("a table without criteria:\n%s", got)
+	}
+}
+
+// A run whose cling gen did not report the criteria takes them from the
+// criteria measure: cling cbc's report, in the order of cling's reports.
+func TestCriteriaFromMeasure(t *testing.T) {
+	figures, err := criteriaFigures([]byte(`{"coupledBranches": 12, "covered": 5, "criteria": [
+		{"criterion": "panic", "covered": 2, "total": 2, "found": true},
+		{"criterion": "line", "covered": 7, "total": 9, "goals": [{"id": "r.go:3", "covered": true}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{"cbc.covered": 5, "cbc.total": 12, "line.covered": 7, "line.total": 9, "panic.covered": 2, "panic.total": 2, "panic.found": 1}
+	if fmt.Sprint(figures) != fmt.Sprint(want) {
+		t.Errorf("figures %v, want %v", figures, want)
+	}
+	if _, err := criteriaFigures([]byte("not json")); err == nil {
+		t.Error("no error for a report that is not JSON")
+	}
+
+	r := record("mosa", 1, 5, "ok")
+	if r.coverage() != nil {
+		t.Errorf("coverage without a source: %v", r.coverage())
+	}
+	r.Measures = map[string]*measurement{"criteria": {Figures: figures}}
+	got := fmt.Sprint(r.coverage())
+	if w := "[{cbc 5 12 false} {line 7 9 false} {panic 2 2 true}]"; got != w {
+		t.Errorf("coverage from the measure %s, want %s", got, w)
+	}
+	r.Criteria = []criterionCov{{Criterion: "line", Covered: 1, Total: 9}}
+	if got := fmt.Sprint(r.coverage()); got != "[{line 1 9 false}]" {
+		t.Errorf("gen's report is not preferred: %s", got)
 	}
 }

@@ -17,7 +17,9 @@ type measure struct {
 	// Doc says in one line what the measure does, for -h and the report
 	// (a sentence without its full stop).
 	Doc string
-	// Figures are the numbers the measure records, in the report's order.
+	// Figures are the numbers the measure records, in the report's order;
+	// a measure without any has no table of its own (its numbers feed
+	// another, as the criteria measure's do).
 	Figures []figure
 	// Run measures the written file of rec, whose saved contents are
 	// file, and returns a value for every figure.

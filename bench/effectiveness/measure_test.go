@@ -20,7 +20,7 @@ func TestParseMeasures(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, got)
 	_, err = parseMeasures("mutate,speed")
-	assert.EqualError(t, err, "-measure speed: no such measure (mutate, suitecost)")
+	assert.EqualError(t, err, "-measure speed: no such measure (criteria, mutate, suitecost)")
 }
 
 func TestMutateFigures(t *testing.T) {

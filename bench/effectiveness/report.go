@@ -603,6 +603,9 @@ func measureTables(sums []pairSummary) string {
 	var w strings.Builder
 	for _, name := range sortedMeasures() {
 		m := measures[name]
+		if len(m.Figures) == 0 {
+			continue // a measure that feeds another table
+		}
 		present := false
 		for _, s := range sums {
 			for _, r := range s.P.Runs {
