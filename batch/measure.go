@@ -5,38 +5,66 @@ import (
 	"errors"
 	"time"
 
+	"github.com/cling-go/cling/couple"
 	"github.com/cling-go/cling/internal/parallel"
 	"github.com/cling-go/cling/mutate"
 	"github.com/cling-go/cling/probe"
 	"github.com/cling-go/cling/shard"
 )
 
-// CBC measures, pair by pair of the run's share, a few at a time, the
-// coupled branches the existing tests cover, as cling cbc does. tests
-// configures the runs; Dir is set per pair, and Packages, when empty,
+// CBC measures, for the pairs of the run's share, a few callers at a time,
+// the coupled branches the existing tests cover, as cling cbc does. The
+// pairs of one caller share one instrumented build (probe.MeasureGroup),
+// and each pair's Seconds is its share of the group's time. tests
+// configures the runs; Dir is set per caller, and Packages, when empty,
 // are R's. A pair whose tests cannot run has its error in its result.
 func CBC(ctx context.Context, run Run, tests probe.TestOptions) ([]shard.PairResult, error) {
-	return each(ctx, run, func(i int, res *shard.PairResult) {
-		a := run.Selected[i].Analysis
-		opts := tests
-		opts.Dir = a.Prog.Dir
-		if len(opts.Packages) == 0 {
-			opts.Packages = []probe.TestPackage{{Path: a.Caller.Pkg.Path, Dir: a.Caller.Pkg.Dir}}
+	out := make([]shard.PairResult, len(run.Share))
+	share := make([]*couple.Analysis, len(run.Share))
+	for k, i := range run.Share {
+		out[k] = pairResult(run.Selected[i])
+		share[k] = run.Selected[i].Analysis
+	}
+	groups := couple.MergeGroups(share)
+	parallel.Each(len(groups), parallel.CommandWidth(), func(gi int) {
+		if ctx.Err() != nil {
+			return
 		}
-		tr, err := probe.Measure(ctx, a, opts)
-		var te *probe.TestError
-		switch {
-		case errors.As(err, &te):
-			res.Error = te.Msg
-		case err != nil:
-			res.Error = oneLine(err.Error())
-		default:
-			res.CBC = &shard.CBCResult{Covered: count(tr.Covered), Tests: tr.Tests, Failed: tr.Failed}
-			if len(tr.Failed) > 0 {
-				res.Error = "tests fail: " + joinMax(tr.Failed, 5)
+		g := groups[gi]
+		as := make([]*couple.Analysis, len(g))
+		for j, k := range g {
+			as[j] = share[k]
+		}
+		opts := tests
+		opts.Dir = as[0].Prog.Dir
+		if len(opts.Packages) == 0 {
+			opts.Packages = []probe.TestPackage{{Path: as[0].Caller.Pkg.Path, Dir: as[0].Caller.Pkg.Dir}}
+		}
+		start := time.Now()
+		measured := probe.MeasureGroup(ctx, as, opts)
+		seconds := time.Since(start).Seconds() / float64(len(g))
+		for j, k := range g {
+			res := &out[k]
+			res.Seconds = seconds
+			var te *probe.TestError
+			switch err := measured[j].Err; {
+			case errors.As(err, &te):
+				res.Error = te.Msg
+			case err != nil:
+				res.Error = oneLine(err.Error())
+			default:
+				tr := measured[j].Run
+				res.CBC = &shard.CBCResult{Covered: count(tr.Covered), Tests: tr.Tests, Failed: tr.Failed}
+				if len(tr.Failed) > 0 {
+					res.Error = "tests fail: " + joinMax(tr.Failed, 5)
+				}
 			}
 		}
 	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // Mutate runs, pair by pair of the run's share, a few at a time, the

@@ -85,3 +85,49 @@ func (a *Analysis) Packages() []*ccfg.CCFG {
 
 // Merged reports whether the analysis combines several callees (Merge).
 func (a *Analysis) Merged() bool { return a.callees != nil }
+
+// MergeGroups groups analyses for Merge, as indices into as: the analyses
+// of one caller, in the order of their first members. An analysis one of
+// whose calls is a call site of an analysis already in the group (a call
+// that may reach several callee packages) goes to a later group of the
+// same caller, since one call carries one call-site probe.
+func MergeGroups(as []*Analysis) [][]int {
+	type group struct {
+		members []int
+		calls   map[*ast.CallExpr]bool
+	}
+	var groups []*group
+	fits := func(g *group, a *Analysis) bool {
+		if as[g.members[0]].Caller != a.Caller || as[g.members[0]].Prog != a.Prog {
+			return false
+		}
+		for _, s := range a.Sites {
+			if g.calls[s.Call] {
+				return false
+			}
+		}
+		return true
+	}
+	for i, a := range as {
+		var in *group
+		for _, g := range groups {
+			if fits(g, a) {
+				in = g
+				break
+			}
+		}
+		if in == nil {
+			in = &group{calls: map[*ast.CallExpr]bool{}}
+			groups = append(groups, in)
+		}
+		in.members = append(in.members, i)
+		for _, s := range a.Sites {
+			in.calls[s.Call] = true
+		}
+	}
+	out := make([][]int, len(groups))
+	for i, g := range groups {
+		out[i] = g.members
+	}
+	return out
+}

@@ -3,7 +3,6 @@ package gate
 import (
 	"errors"
 	"fmt"
-	"go/ast"
 	"sort"
 	"strings"
 
@@ -31,47 +30,20 @@ func (r *run) measureAll(pairs []*pair) error {
 	return nil
 }
 
-// byCaller groups the pairs by caller, in the order of their first pairs.
-// A pair one of whose calls is also a call site of a pair of the group (a
-// call that may reach several callees) starts a group of its own, since
-// one call carries one call-site probe.
+// byCaller groups the pairs as couple.MergeGroups does: those of one
+// caller, unless a call of R reaches two of their callees.
 func byCaller(pairs []*pair) [][]*pair {
-	type group struct {
-		pairs []*pair
-		calls map[*ast.CallExpr]bool
+	as := make([]*couple.Analysis, len(pairs))
+	for i, p := range pairs {
+		as[i] = p.a
 	}
-	var groups []*group
-	fits := func(g *group, p *pair) bool {
-		if g.pairs[0].a.Caller != p.a.Caller {
-			return false
+	var out [][]*pair
+	for _, idx := range couple.MergeGroups(as) {
+		g := make([]*pair, len(idx))
+		for k, i := range idx {
+			g[k] = pairs[i]
 		}
-		for _, s := range p.a.Sites {
-			if g.calls[s.Call] {
-				return false
-			}
-		}
-		return true
-	}
-	for _, p := range pairs {
-		var in *group
-		for _, g := range groups {
-			if fits(g, p) {
-				in = g
-				break
-			}
-		}
-		if in == nil {
-			in = &group{calls: map[*ast.CallExpr]bool{}}
-			groups = append(groups, in)
-		}
-		in.pairs = append(in.pairs, p)
-		for _, s := range p.a.Sites {
-			in.calls[s.Call] = true
-		}
-	}
-	out := make([][]*pair, len(groups))
-	for i, g := range groups {
-		out[i] = g.pairs
+		out = append(out, g)
 	}
 	return out
 }
@@ -132,22 +104,15 @@ func (p *pair) skip(reason string) {
 
 // measureCoverage runs R's tests under the probes, as cling cbc does, for
 // the coverage of a group of pairs of R: in one instrumented build of R and
-// all their callees (couple.Merge), which records for each pair what a
-// build of that pair alone would.
+// all their callees (probe.MeasureGroup), which records for each pair what
+// a build of that pair alone would.
 func (r *run) measureCoverage(g []*pair) error {
 	as := make([]*couple.Analysis, len(g))
 	for i, p := range g {
 		as[i] = p.a
 	}
 	a := as[0]
-	if len(as) > 1 {
-		m, err := couple.Merge(as)
-		if err != nil {
-			return fmt.Errorf("%s: %w", groupName(g), err)
-		}
-		a = m
-	}
-	res, err := probe.Measure(r.budget, a, probe.TestOptions{
+	res := probe.MeasureGroup(r.budget, as, probe.TestOptions{
 		Dir:      a.Prog.Dir,
 		Packages: []probe.TestPackage{{Path: a.Caller.Pkg.Path, Dir: a.Caller.Pkg.Dir}},
 		Tags:     r.cfg.Tags,
@@ -155,32 +120,20 @@ func (r *run) measureCoverage(g []*pair) error {
 	if r.budget.Err() != nil {
 		return r.budget.Err()
 	}
-	var te *probe.TestError
-	switch {
-	case errors.As(err, &te) && te.Instrumentation && len(g) > 1:
-		// Measured one by one, the error names the pair it belongs to.
-		for _, p := range g {
-			if err := r.measureCoverage([]*pair{p}); err != nil {
-				return err
-			}
-		}
-		return nil
-	case errors.As(err, &te) && te.NoTests:
-		for _, p := range g {
+	for i, p := range g {
+		var te *probe.TestError
+		switch err := res[i].Err; {
+		case errors.As(err, &te) && te.NoTests:
 			p.covered = make([]bool, len(p.a.Goals))
 			p.notes = append(p.notes, te.Msg)
+		case errors.As(err, &te):
+			return &Error{Msg: fmt.Sprintf("%s: %s", p.name(), te.Msg)}
+		case err != nil:
+			return fmt.Errorf("%s: %w", p.name(), err)
+		default:
+			p.tests, p.covered = res[i].Run.Tests, res[i].Run.Covered
+			p.failed = append(p.failed, res[i].Run.Failed...)
 		}
-		return nil
-	case errors.As(err, &te):
-		return &Error{Msg: fmt.Sprintf("%s: %s", groupName(g), te.Msg)}
-	case err != nil:
-		return fmt.Errorf("%s: %w", groupName(g), err)
-	}
-	for k, p := range g {
-		off := couple.GoalOffset(as, k)
-		p.tests = res.Tests
-		p.covered = append([]bool(nil), res.Covered[off:off+len(p.a.Goals)]...)
-		p.failed = append(p.failed, res.Failed...)
 	}
 	return nil
 }

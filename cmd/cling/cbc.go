@@ -38,7 +38,7 @@ or all; see docs/criteria.md): their probes are compiled in only then.
 Tests always run with -count=1. If the suite fails, the coverage is reported
 anyway, the failing tests are listed, and cling exits with status 1.
 
-` + multiPairHelp + ` A few pairs are measured at a time; --criteria applies to one pair.
+` + multiPairHelp + ` The pairs of one caller are measured in one instrumented build, a few callers at a time; --criteria applies to one pair.
 
 Coverage criteria (--criteria):
 ` + criteriaList(),
