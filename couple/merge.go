@@ -7,6 +7,10 @@ import (
 	"github.com/cling-go/cling/ccfg"
 )
 
+// MaxMerged is the most analyses Merge combines: the probes' table tells
+// the callee packages apart in one byte per node.
+const MaxMerged = 255
+
 // Merge combines the analyses of one caller R with several callees into
 // one analysis, so that a single instrumented build of R and all the
 // callees measures the coverage of every pair: its call sites and goals
@@ -22,6 +26,9 @@ import (
 func Merge(as []*Analysis) (*Analysis, error) {
 	if len(as) == 0 {
 		return nil, fmt.Errorf("merging analyses: none given")
+	}
+	if len(as) > MaxMerged {
+		return nil, fmt.Errorf("merging analyses: %d callees, at most %d in one build", len(as), MaxMerged)
 	}
 	first := as[0]
 	m := &Analysis{Prog: first.Prog, Caller: first.Caller, ctl: first.ctl}
@@ -90,7 +97,8 @@ func (a *Analysis) Merged() bool { return a.callees != nil }
 // of one caller, in the order of their first members. An analysis one of
 // whose calls is a call site of an analysis already in the group (a call
 // that may reach several callee packages) goes to a later group of the
-// same caller, since one call carries one call-site probe.
+// same caller, since one call carries one call-site probe; so does one
+// past MaxMerged members.
 func MergeGroups(as []*Analysis) [][]int {
 	type group struct {
 		members []int
@@ -98,7 +106,7 @@ func MergeGroups(as []*Analysis) [][]int {
 	}
 	var groups []*group
 	fits := func(g *group, a *Analysis) bool {
-		if as[g.members[0]].Caller != a.Caller || as[g.members[0]].Prog != a.Prog {
+		if as[g.members[0]].Caller != a.Caller || as[g.members[0]].Prog != a.Prog || len(g.members) == MaxMerged {
 			return false
 		}
 		for _, s := range a.Sites {

@@ -3,14 +3,12 @@ package gate
 import (
 	"context"
 	"fmt"
-	"go/ast"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/cling-go/cling/ccfg"
-	"github.com/cling-go/cling/couple"
 	"github.com/cling-go/cling/internal/fixture"
 	"github.com/cling-go/cling/internal/fstree"
 	"github.com/stretchr/testify/assert"
@@ -187,31 +185,4 @@ func TestRunMeasuresPairs(t *testing.T) {
 	// Only the edit of the test: cling wrote nothing, git's index included.
 	diff := fstree.Diff(before, fixture.Snapshot(t, dir))
 	assert.Equal(t, []string{"checkout/checkout_test.go"}, diff)
-}
-
-// byCaller groups the pairs of one caller, and starts a new group for a
-// pair that shares a call with the group (a call reaching two callees).
-func TestByCaller(t *testing.T) {
-	pkg := func(path string) *ccfg.CCFG { return &ccfg.CCFG{Pkg: &ccfg.Package{Path: path}} }
-	r1, r2 := pkg("r1"), pkg("r2")
-	c1, c2, c3 := &ast.CallExpr{}, &ast.CallExpr{}, &ast.CallExpr{}
-	mk := func(r *ccfg.CCFG, e string, calls ...*ast.CallExpr) *pair {
-		a := &couple.Analysis{Caller: r, Callee: pkg(e)}
-		for _, c := range calls {
-			a.Sites = append(a.Sites, &couple.CallSite{Call: c})
-		}
-		return &pair{a: a}
-	}
-	pairs := []*pair{
-		mk(r1, "e1", c1),
-		mk(r2, "e1", c3),
-		mk(r1, "e2", c2),
-		mk(r1, "e3", c1, c3), // shares c1 with r1 -> e1
-		mk(r1, "e4", c3),
-	}
-	var got []string
-	for _, g := range byCaller(pairs) {
-		got = append(got, groupName(g))
-	}
-	assert.Equal(t, []string{"r1 -> e1, e2, e4", "r2 -> e1", "r1 -> e3"}, got)
 }
