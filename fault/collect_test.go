@@ -5,12 +5,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cling-go/cling/ccfg"
 	"github.com/cling-go/cling/couple"
 	"github.com/cling-go/cling/fault"
 	"github.com/cling-go/cling/harness"
-	"github.com/cling-go/cling/internal/fixture"
-	"github.com/cling-go/cling/probe"
+	"github.com/cling-go/cling/harness/harnesstest"
 	"github.com/cling-go/cling/testcase"
 	"github.com/cling-go/cling/testcase/testscript"
 	"github.com/stretchr/testify/assert"
@@ -27,18 +25,9 @@ type pair struct {
 
 func setup(t *testing.T) pair {
 	t.Helper()
-	dir := fixture.Copy(t, "faults")
-	a, err := couple.LoadPair(ccfg.LoadConfig{Dir: dir}, "./catalog", "./store")
-	require.NoError(t, err)
-	sess, err := probe.NewSession(a, probe.Search)
-	require.NoError(t, err)
-	t.Cleanup(func() { sess.Close() })
-	c := testcase.NewCluster(a, 4)
-	bin, err := harness.Build(context.Background(), sess, c, harness.BuildOptions{CacheDir: t.TempDir()})
-	require.NoError(t, err)
-	x := harness.NewExecutor(bin, harness.Options{Workers: 1, Timeout: 300 * time.Millisecond, Reproducible: true, Dir: t.TempDir(), Ops: len(c.Ops)})
-	t.Cleanup(x.Close)
-	return pair{a, c, x}
+	p := harnesstest.Build(t, "faults", "./catalog", "./store")
+	x := p.Executor(t, harness.Options{Workers: 1, Timeout: 300 * time.Millisecond, Reproducible: true})
+	return pair{p.A, p.C, x}
 }
 
 // site finds the call site of the pair at line of the caller's file.

@@ -14,6 +14,7 @@ import (
 	"github.com/cling-go/cling/ccfg"
 	"github.com/cling-go/cling/couple"
 	"github.com/cling-go/cling/harness"
+	"github.com/cling-go/cling/harness/harnesstest"
 	"github.com/cling-go/cling/internal/fixture"
 	"github.com/cling-go/cling/internal/fstree"
 	"github.com/cling-go/cling/probe"
@@ -31,16 +32,8 @@ type env struct {
 // setup analyses a fixture pair and builds its executor.
 func setup(t *testing.T, fix, caller, callee string) env {
 	t.Helper()
-	dir := fixture.Copy(t, fix)
-	a, err := couple.LoadPair(ccfg.LoadConfig{Dir: dir}, caller, callee)
-	require.NoError(t, err)
-	sess, err := probe.NewSession(a, probe.Search)
-	require.NoError(t, err)
-	t.Cleanup(func() { sess.Close() })
-	c := testcase.NewCluster(a, 4)
-	exe, err := harness.Build(context.Background(), sess, c, harness.BuildOptions{CacheDir: t.TempDir()})
-	require.NoError(t, err)
-	return env{a, c, exe}
+	p := harnesstest.Build(t, fix, caller, callee)
+	return env{p.A, p.C, p.Exe}
 }
 
 func (v env) executor(t *testing.T, workers int, timeout time.Duration, extraEnv ...string) *harness.Executor {

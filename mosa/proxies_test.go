@@ -6,11 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cling-go/cling/ccfg"
-	"github.com/cling-go/cling/couple"
 	"github.com/cling-go/cling/harness"
-	"github.com/cling-go/cling/internal/fixture"
-	"github.com/cling-go/cling/probe"
+	"github.com/cling-go/cling/harness/harnesstest"
 	"github.com/cling-go/cling/testcase"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -28,17 +25,9 @@ import (
 // Sum over [0 1 4] (3 statements; the range body 3 times: 1 each; x%2 ==
 // 0 true twice and x > 5 never: 1 each).
 func TestProxiesOfAnExecution(t *testing.T) {
-	dir := fixture.Copy(t, "costly")
-	a, err := couple.LoadPair(ccfg.LoadConfig{Dir: dir}, "./app", "./lib")
-	require.NoError(t, err)
-	sess, err := probe.NewSession(a, probe.Search)
-	require.NoError(t, err)
-	t.Cleanup(func() { sess.Close() })
-	c := testcase.NewCluster(a, 4)
-	bin, err := harness.Build(context.Background(), sess, c, harness.BuildOptions{CacheDir: t.TempDir()})
-	require.NoError(t, err)
-	x := harness.NewExecutor(bin, harness.Options{Workers: 1, Timeout: 5 * time.Second, Reproducible: true, Dir: t.TempDir(), Ops: len(c.Ops)})
-	t.Cleanup(x.Close)
+	p := harnesstest.Build(t, "costly", "./app", "./lib")
+	c := p.C
+	x := p.Executor(t, harness.Options{Workers: 1, Timeout: 5 * time.Second, Reproducible: true})
 
 	var newReport *testcase.Op
 	for _, op := range c.API {
