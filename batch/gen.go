@@ -169,10 +169,10 @@ func Gen(ctx context.Context, run Run, cfg GenConfig) ([]shard.PairResult, error
 
 // pairResult is the start of a pair's result: its names.
 func pairResult(p couple.Pair) shard.PairResult {
-	return shard.PairResult{
+	return shard.PairResult{PairOutcome: shard.PairOutcome{
 		Pair: shard.PairName(p.Caller.Pkg.Path, p.Callee.Pkg.Path), Caller: p.Caller.Pkg.Path, Callee: p.Callee.Pkg.Path,
 		CoupledBranches: p.CoupledBranches,
-	}
+	}}
 }
 
 // prepare measures the coverage of R's existing tests, the run's files

@@ -26,13 +26,7 @@ type Report struct {
 
 // MergedPair is what the merged commands found for one pair.
 type MergedPair struct {
-	Pair            string        `json:"pair"`
-	Caller          string        `json:"caller"`
-	Callee          string        `json:"callee"`
-	CoupledBranches int           `json:"coupledBranches"`
-	Gen             *GenResult    `json:"gen,omitempty"`
-	CBC             *CBCResult    `json:"cbc,omitempty"`
-	Mutate          *MutateResult `json:"mutate,omitempty"`
+	PairOutcome
 	// Failures are the errors of the commands, as "command: error".
 	Failures []string `json:"failures,omitempty"`
 	// Seconds is the time the commands spent on the pair.
@@ -134,7 +128,7 @@ func Merge(files []Named) (*Report, error) {
 		for _, pr := range r.Pairs {
 			mp := pairs[pr.Pair]
 			if mp == nil {
-				mp = &MergedPair{Pair: pr.Pair, Caller: pr.Caller, Callee: pr.Callee, CoupledBranches: pr.CoupledBranches}
+				mp = &MergedPair{PairOutcome: PairOutcome{Pair: pr.Pair, Caller: pr.Caller, Callee: pr.Callee, CoupledBranches: pr.CoupledBranches}}
 				pairs[pr.Pair] = mp
 			}
 			if mp.has(r.Command) {

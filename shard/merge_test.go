@@ -17,19 +17,19 @@ func genShard(plan string, shard int, pairs ...PairResult) Named {
 }
 
 func genPair(caller, callee string, coupled, before, after, tests int, file string) PairResult {
-	return PairResult{Pair: PairName(caller, callee), Caller: caller, Callee: callee, CoupledBranches: coupled, Seconds: 2,
-		Gen: &GenResult{CoveredBefore: before, Covered: after - before, CoveredAfter: after, Tests: tests, File: file}}
+	return PairResult{PairOutcome: PairOutcome{Pair: PairName(caller, callee), Caller: caller, Callee: callee, CoupledBranches: coupled,
+		Gen: &GenResult{CoveredBefore: before, Covered: after - before, CoveredAfter: after, Tests: tests, File: file}}, Seconds: 2}
 }
 
 func TestMergeCombinesShardsAndCommands(t *testing.T) {
-	failed := PairResult{Pair: "m/f:m/b", Caller: "m/f", Callee: "m/b", CoupledBranches: 4, Error: "no test to write", Gen: &GenResult{CoveredBefore: 1, CoveredAfter: 1}}
+	failed := PairResult{PairOutcome: PairOutcome{Pair: "m/f:m/b", Caller: "m/f", Callee: "m/b", CoupledBranches: 4, Gen: &GenResult{CoveredBefore: 1, CoveredAfter: 1}}, Error: "no test to write"}
 	files := []Named{
 		genShard("p1", 2, genPair("m/c", "m/d", 60, 10, 50, 7, "c/cling_d_test.go"), failed),
 		genShard("p1", 1, genPair("m/a", "m/b", 100, 20, 90, 12, "a/cling_b_test.go")),
 		genShard("p1", 3, genPair("m/e", "m/b", 30, 0, 30, 3, "e/cling_b_test.go")),
 		{Name: "mutate-1.json", Results: &Results{Command: CommandMutate, Plan: "p1", Shard: 1, Shards: 3, Module: "m", Pairs: []PairResult{
-			{Pair: "m/a:m/b", Caller: "m/a", Callee: "m/b", CoupledBranches: 100, Seconds: 3,
-				Mutate: &MutateResult{Mutants: 10, Killed: 6, Survived: 2, Timeout: 1, NotViable: 1, Score: 7.0 / 9}},
+			{PairOutcome: PairOutcome{Pair: "m/a:m/b", Caller: "m/a", Callee: "m/b", CoupledBranches: 100,
+				Mutate: &MutateResult{Mutants: 10, Killed: 6, Survived: 2, Timeout: 1, NotViable: 1, Score: 7.0 / 9}}, Seconds: 3},
 		}}},
 	}
 	rep, err := Merge(files)

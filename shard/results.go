@@ -36,10 +36,9 @@ type Results struct {
 	Seconds float64 `json:"seconds"`
 }
 
-// PairResult is what a run found for one pair. The figures of the
-// command that ran are set; Error says why the pair has none, or fewer
-// than it should.
-type PairResult struct {
+// PairOutcome names a pair and holds what the commands found for it:
+// the figures of each command that ran on it are set.
+type PairOutcome struct {
 	// Pair is "R:E".
 	Pair            string        `json:"pair"`
 	Caller          string        `json:"caller"`
@@ -48,7 +47,14 @@ type PairResult struct {
 	Gen             *GenResult    `json:"gen,omitempty"`
 	CBC             *CBCResult    `json:"cbc,omitempty"`
 	Mutate          *MutateResult `json:"mutate,omitempty"`
-	Error           string        `json:"error,omitempty"`
+}
+
+// PairResult is what a run found for one pair. The figures of the
+// command that ran are set; Error says why the pair has none, or fewer
+// than it should.
+type PairResult struct {
+	PairOutcome
+	Error string `json:"error,omitempty"`
 	// Seconds is the wall time spent on the pair; the stages of
 	// different pairs overlap, so these do not add up to the run's.
 	Seconds float64 `json:"seconds"`
