@@ -110,6 +110,10 @@ type Stats struct {
 	// RoundTrips counts the requests sent to workers: each carries a batch
 	// of tests, whose results come back in a few writes.
 	RoundTrips int `json:"roundTrips"`
+	// BusySeconds is the time workers spent on batches, summed over the
+	// workers: per execution, what a test cost to run, where the search's
+	// own time between batches (the workers idle) is not counted.
+	BusySeconds float64 `json:"workerBusySeconds"`
 	// Environment is what the executor was built as, and PlainReason why
 	// it is not the caller's test binary (see Executable).
 	Environment Environment `json:"environment"`
@@ -288,6 +292,7 @@ func (x *Executor) run(ctx context.Context, tests []*testcase.Test, req request)
 		total += b
 	}
 	x.perTest = (x.perTest + total/time.Duration(len(tests))) / 2
+	x.stats.BusySeconds += total.Seconds()
 	for _, r := range results {
 		x.stats.Executions++
 		switch r.Status {

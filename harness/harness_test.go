@@ -443,10 +443,15 @@ func TestOneRoundTripPerChunk(t *testing.T) {
 	}
 	for _, careful := range []bool{false, true} {
 		x := harness.NewExecutor(v.exe, harness.Options{Workers: 2, CarefulResults: careful, Dir: t.TempDir(), Ops: len(v.c.Ops)})
+		start := time.Now()
 		_, err := x.Run(context.Background(), tests, false)
+		wall := time.Since(start).Seconds()
 		require.NoError(t, err)
 		assert.Equal(t, 2, x.Stats().RoundTrips)
 		assert.Equal(t, 100, x.Stats().Executions)
+		// Two workers were busy for at most the call's time each.
+		assert.Greater(t, x.Stats().BusySeconds, 0.0)
+		assert.LessOrEqual(t, x.Stats().BusySeconds, 2*wall)
 		x.Close()
 	}
 }
