@@ -31,26 +31,43 @@ func crowding(f []*individual, goals int) {
 		}
 		return
 	}
-	n := float64(len(f))
-	for g := 0; g < goals; g++ {
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, ind := range f {
-			lo = math.Min(lo, ind.obj[g])
-			hi = math.Max(hi, ind.obj[g])
-		}
-		if lo == hi {
-			continue
-		}
-		atMin := 0
-		for _, ind := range f {
-			if ind.obj[g] == lo {
-				atMin++
+	// Individual by individual, which reads each one's objectives in
+	// order: per goal its minimum and maximum over the front (a goal
+	// with a NaN among its values credits no one), then how many
+	// individuals are at the minimum.
+	lo, hi := make([]float64, goals), make([]float64, goals)
+	nan := make([]bool, goals)
+	for g := range lo {
+		lo[g], hi[g] = math.Inf(1), math.Inf(-1)
+	}
+	for _, ind := range f {
+		for g, v := range ind.obj[:goals] {
+			switch {
+			case v != v:
+				nan[g] = true
+			case v < lo[g]:
+				lo[g] = v
+			}
+			if v > hi[g] {
+				hi[g] = v
 			}
 		}
-		d := (n - float64(atMin)) / n
-		for _, ind := range f {
-			if ind.obj[g] == lo && d > ind.crowding {
-				ind.crowding = d
+	}
+	atMin := make([]int, goals)
+	for _, ind := range f {
+		for g, v := range ind.obj[:goals] {
+			if v == lo[g] {
+				atMin[g]++
+			}
+		}
+	}
+	n := float64(len(f))
+	for _, ind := range f {
+		for g, v := range ind.obj[:goals] {
+			if v == lo[g] && lo[g] != hi[g] && !nan[g] {
+				if d := (n - float64(atMin[g])) / n; d > ind.crowding {
+					ind.crowding = d
+				}
 			}
 		}
 	}

@@ -16,7 +16,7 @@ func survive(all []*individual, uncovered, objectives []int32, n int, worst floa
 		ind.align(uncovered, worst)
 		ind.project(pos)
 	}
-	fronts := preferenceSort(all, len(objectives))
+	fronts := preferenceSort(all, len(objectives), n)
 	var next []*individual
 	for r, f := range fronts {
 		h.assign(f, len(objectives))
@@ -40,21 +40,32 @@ func survive(all []*individual, uncovered, objectives []int32, n int, worst floa
 }
 
 // preferenceSort splits individuals, whose objectives are aligned to the
-// same n goals, into fronts.
-func preferenceSort(all []*individual, n int) [][]*individual {
+// same n goals, into fronts, as far as survival needs them: it stops after
+// the first front that brings the fronts past keep individuals (the one
+// survive cuts), and leaves the individuals after it unsorted (keep < 0:
+// all fronts). Non-dominated sorting costs the square of the individuals
+// left per front, and most of a generation's fronts lie past the cut.
+func preferenceSort(all []*individual, n, keep int) [][]*individual {
 	taken := make([]bool, len(all))
 	var front0 []*individual
-	for g := 0; g < n; g++ {
-		best := -1
-		for i, ind := range all {
-			if best < 0 || ind.obj[g] < all[best].obj[g] ||
-				(ind.obj[g] == all[best].obj[g] && ind.t.Len() < all[best].t.Len()) {
-				best = i
+	if len(all) > 0 {
+		// The best individual of each goal, ties to the shorter and then
+		// to the first; individual by individual, which reads each one's
+		// objectives in order.
+		best := make([]int, n)
+		for i, ind := range all[1:] {
+			for g, v := range ind.obj[:n] {
+				b := all[best[g]]
+				if v < b.obj[g] || (v == b.obj[g] && ind.t.Len() < b.t.Len()) {
+					best[g] = i + 1
+				}
 			}
 		}
-		if best >= 0 && !taken[best] {
-			taken[best] = true
-			front0 = append(front0, all[best])
+		for _, b := range best {
+			if !taken[b] {
+				taken[b] = true
+				front0 = append(front0, all[b])
+			}
 		}
 	}
 	fronts := [][]*individual{front0}
@@ -64,7 +75,8 @@ func preferenceSort(all []*individual, n int) [][]*individual {
 			rest = append(rest, ind)
 		}
 	}
-	for len(rest) > 0 {
+	sorted := len(front0)
+	for len(rest) > 0 && (keep < 0 || sorted <= keep) {
 		var front, remaining []*individual
 		for i, a := range rest {
 			dominated := false
@@ -84,6 +96,7 @@ func preferenceSort(all []*individual, n int) [][]*individual {
 			front, remaining = remaining, nil
 		}
 		fronts = append(fronts, front)
+		sorted += len(front)
 		rest = remaining
 	}
 	return fronts

@@ -26,8 +26,12 @@ func five() (a, b, c, d, e *individual) {
 
 func TestPreferenceSort(t *testing.T) {
 	a, b, c, d, e := five()
-	fronts := preferenceSort([]*individual{a, b, c, d, e}, 2)
+	fronts := preferenceSort([]*individual{a, b, c, d, e}, 2, -1)
 	assert.Equal(t, [][]*individual{{a, c}, {b, d}, {e}}, fronts)
+	// Survival of 2, 3 or 4 needs the fronts up to the one it cuts.
+	assert.Equal(t, [][]*individual{{a, c}, {b, d}}, preferenceSort([]*individual{a, b, c, d, e}, 2, 2))
+	assert.Equal(t, [][]*individual{{a, c}, {b, d}}, preferenceSort([]*individual{a, b, c, d, e}, 2, 3))
+	assert.Equal(t, [][]*individual{{a, c}, {b, d}, {e}}, preferenceSort([]*individual{a, b, c, d, e}, 2, 4))
 }
 
 func TestDominates(t *testing.T) {
