@@ -29,12 +29,13 @@ type Index struct {
 type IndexNode struct {
 	Node  *ccfg.BranchNode // nil for an entry pseudo-node
 	Entry *ccfg.Function   // the function of an entry pseudo-node
-	// Callee is true for nodes of E.
-	Callee bool
 	// Side is 0 for nodes of R, k for nodes of the k-th callee package
 	// (1 for E, 2 and more only in a merged analysis).
 	Side int32
 }
+
+// InCallee reports whether the node belongs to a callee package.
+func (n IndexNode) InCallee() bool { return n.Side > 0 }
 
 func newIndex(a *Analysis) *Index {
 	ix := &Index{nodeBase: map[*ccfg.Package]int32{}, entryIndex: map[*ccfg.Function]int32{}}
@@ -44,11 +45,11 @@ func newIndex(a *Analysis) *Index {
 		side[c.Pkg] = sd
 		ix.nodeBase[c.Pkg] = int32(len(ix.Nodes))
 		for _, n := range c.Nodes {
-			ix.Nodes = append(ix.Nodes, IndexNode{Node: n, Callee: sd > 0, Side: sd})
+			ix.Nodes = append(ix.Nodes, IndexNode{Node: n, Side: sd})
 		}
 		for _, f := range c.External {
 			ix.entryIndex[f] = int32(len(ix.Nodes))
-			ix.Nodes = append(ix.Nodes, IndexNode{Entry: f, Callee: sd > 0, Side: sd})
+			ix.Nodes = append(ix.Nodes, IndexNode{Entry: f, Side: sd})
 		}
 	}
 	g := int32(0)

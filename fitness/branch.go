@@ -21,7 +21,7 @@ func (o *Objectives) Load(tr *rt.Trace) {
 // call sites (an entry:<func> pseudo-branch: the function entered).
 func (o *Objectives) Taken(b couple.Branch) bool {
 	i, outcome := o.branchNode(b)
-	if !o.ix.Nodes[i].Callee {
+	if !o.ix.Nodes[i].InCallee() {
 		return o.first(outcomeNumber(i, outcome)) != 0
 	}
 	for _, s := range o.sitesOf(i) {
@@ -44,7 +44,7 @@ func (o *Objectives) BranchDistance(b couple.Branch) float64 {
 		return 0
 	}
 	i, outcome := o.branchNode(b)
-	if !o.ix.Nodes[i].Callee {
+	if !o.ix.Nodes[i].InCallee() {
 		return nu(o.distance(i, outcome, -1))
 	}
 	best, entered := math.Inf(1), false

@@ -295,7 +295,7 @@ func (p *Plan) nodeFuncs() []int32 {
 	out := make([]int32, len(p.Nodes))
 	for i, n := range p.Nodes {
 		out[i] = -1
-		if n.Node != nil && !n.Callee {
+		if n.Node != nil && !n.InCallee() {
 			if f, ok := index[n.Node.Func]; ok {
 				out[i] = f
 			}
