@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -125,4 +126,26 @@ func (b *bench) measureRun(ctx context.Context, p *pair, rec *runRecord) bool {
 		changed = true
 	}
 	return changed
+}
+
+// clingOnTests runs cling with args and --run naming the tests of a run's
+// file, with the file put back into R's directory, and returns what it
+// printed; a file without tests, or a run that exits non-zero, is an
+// error.
+func (b *bench) clingOnTests(ctx context.Context, p *pair, rec *runRecord, file []byte, timeout time.Duration, args ...string) ([]byte, error) {
+	names := testNames(file)
+	if len(names) == 0 {
+		return nil, errors.New("the file has no tests")
+	}
+	args = append(args, "--run", runRegex(names))
+	r, err := b.withFile(p, rec, func() cmdResult {
+		return b.run(ctx, p.Mod.Dir, p.Mod.Short, timeout, b.opt.cling, args...)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if r.Code != 0 {
+		return nil, fmt.Errorf("%s: exit status %d: %s", r.Display, r.Code, r.message())
+	}
+	return r.Stdout, nil
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -28,21 +27,11 @@ func measureCriteria(ctx context.Context, b *bench, p *pair, rec *runRecord, fil
 	if len(rec.Criteria) > 0 {
 		return map[string]float64{}, nil
 	}
-	names := testNames(file)
-	if len(names) == 0 {
-		return nil, errors.New("the file has no tests")
-	}
-	r, err := b.withFile(p, rec, func() cmdResult {
-		return b.run(ctx, p.Mod.Dir, p.Mod.Short, 30*time.Minute, b.opt.cling, "cbc", "--caller", p.Caller, "--callee", p.Callee,
-			"--criteria", "all", "--run", runRegex(names), "--json")
-	})
+	out, err := b.clingOnTests(ctx, p, rec, file, 30*time.Minute, "cbc", "--caller", p.Caller, "--callee", p.Callee, "--criteria", "all", "--json")
 	if err != nil {
 		return nil, err
 	}
-	if r.Code != 0 {
-		return nil, fmt.Errorf("%s: exit status %d: %s", r.Display, r.Code, r.message())
-	}
-	return criteriaFigures(r.Stdout)
+	return criteriaFigures(out)
 }
 
 // criteriaFigures reads the coverage of every criterion from a `cling cbc

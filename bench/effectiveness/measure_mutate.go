@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -29,21 +28,12 @@ func init() {
 // only its tests (R's own tests, and E's, are left out), so the score is
 // that of the generated suite.
 func measureMutate(ctx context.Context, b *bench, p *pair, rec *runRecord, file []byte) (map[string]float64, error) {
-	names := testNames(file)
-	if len(names) == 0 {
-		return nil, errors.New("the file has no tests")
-	}
-	r, err := b.withFile(p, rec, func() cmdResult {
-		return b.run(ctx, p.Mod.Dir, p.Mod.Short, 2*time.Hour, b.opt.cling, "mutate", "--caller", p.Caller, "--callee", p.Callee,
-			"--operators", "interface", "--tests", p.Caller, "--run", runRegex(names), "--workers", strconv.Itoa(b.opt.workers), "--json")
-	})
+	out, err := b.clingOnTests(ctx, p, rec, file, 2*time.Hour, "mutate", "--caller", p.Caller, "--callee", p.Callee,
+		"--operators", "interface", "--tests", p.Caller, "--workers", strconv.Itoa(b.opt.workers), "--json")
 	if err != nil {
 		return nil, err
 	}
-	if r.Code != 0 {
-		return nil, fmt.Errorf("%s: exit status %d: %s", r.Display, r.Code, r.message())
-	}
-	return mutateFigures(r.Stdout)
+	return mutateFigures(out)
 }
 
 // mutateFigures reads the figures of a `cling mutate --json` report.
