@@ -63,9 +63,9 @@ func keyOf(k Kind, fr Frame, s *couple.CallSite) Key {
 type Collector struct {
 	c   *testcase.Cluster
 	loc *Locator
-	// faults, misuse, explicit and slow hold one entry per key, in the
-	// order first seen.
-	faults, misuse, explicit, slow group
+	// faults, misuse, outside, explicit and slow hold one entry per key,
+	// in the order first seen.
+	faults, misuse, outside, explicit, slow group
 	// openSites are the call sites where a fault was seen.
 	openSites map[int]bool
 	goalSite  []int
@@ -140,7 +140,11 @@ func (col *Collector) observe(t *testcase.Test, r harness.Result) {
 	case Slow:
 		col.slow.add(f)
 	case Candidate:
-		if Misused(col.c, t, f.Stmt, kind, nil) != "" {
+		if col.loc.Outside(t, f) != "" {
+			col.outside.add(f)
+			return
+		}
+		if Misused(col.c, t, f.Stmt, kind, f.Message, nil) != "" {
 			col.misuse.add(f)
 			return
 		}
@@ -165,7 +169,9 @@ func (col *Collector) Describe(t *testcase.Test, r harness.Result, k Kind) *Faul
 	if !ok {
 		return nil
 	}
-	site := col.loc.Site(frames)
+	// A leak's stack is the leaked goroutine's, and a crash's traceback
+	// may be of any goroutine; the others are the test's own goroutine.
+	site := col.loc.Site(frames, k == Leak || k.Fatal())
 	if k.Hangs() && site == nil {
 		return nil
 	}
@@ -195,6 +201,10 @@ func (col *Collector) Slow() []*Fault { return col.slow.list() }
 // panics seen, by key.
 func (col *Collector) Misuse() int { return len(col.misuse.order) }
 
+// Outside counts the distinct fault candidates seen outside the pair, by
+// key: failures of code the test called directly (see Locator.Outside).
+func (col *Collector) Outside() int { return len(col.outside.order) }
+
 // ExplicitPanics counts the distinct explicit panics seen, by key.
 func (col *Collector) ExplicitPanics() int { return len(col.explicit.order) }
 
@@ -217,7 +227,8 @@ func (col *Collector) Reclassify(f *Fault) {
 
 // Race records a data race the race detector reported while test t ran
 // (report is its report) as a fault candidate, and returns it; nil if the
-// report shows no frame of the module's code.
+// report shows no frame of the module's code or the race lies outside the
+// pair.
 func (col *Collector) Race(t *testcase.Test, report string) *Fault {
 	frames := ParseRaceReport(report)
 	fr, ok := col.loc.Innermost(frames)
@@ -231,6 +242,10 @@ func (col *Collector) Race(t *testcase.Test, report string) *Fault {
 			msg = "data race: " + strings.ToLower(access)
 		}
 	}
-	f := &Fault{Kind: Race, Message: msg, Frame: fr, Stack: frames, Site: col.loc.Site(frames), Test: t, Stmt: -1}
+	f := &Fault{Kind: Race, Message: msg, Frame: fr, Stack: frames, Site: col.loc.Site(frames, true), Test: t, Stmt: -1}
+	if col.loc.Outside(t, f) != "" {
+		col.outside.add(f)
+		return nil
+	}
 	return col.faults.add(f)
 }

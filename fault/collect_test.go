@@ -105,6 +105,44 @@ func TestCollectorOnSeededFaults(t *testing.T) {
 	}
 }
 
+// A crash in E that the test reached by calling E itself is no fault of
+// the pair: it is counted apart. The same crash through R's call site, or
+// in E called directly on a value R made, stays a fault.
+func TestCollectorOutsidePair(t *testing.T) {
+	p := setup(t)
+	s := testscript.New(t, p.c)
+	newCatalog := testscript.Call("catalog.New", "shop", 2)
+	tests := []*testcase.Test{
+		s.Test(testscript.Call("store.NewRing", 1), testscript.Call("(*store.Ring).Get", testscript.Result{}, 0)),
+		s.Test(newCatalog, testscript.Call("(*catalog.Catalog).Pick", testscript.Result{}, 0)),
+		s.Test(newCatalog, testscript.Call("(*catalog.Catalog).Tags", testscript.Result{}), testscript.Call("(*store.Index).Bump", testscript.Result{Step: 1}, "tea")),
+		// The count Import returns is R's, but only a number: Get's
+		// failure on it is still the test's direct call of E.
+		s.Test(newCatalog, testscript.Call("store.NewRing", 1),
+			testscript.Call("(*catalog.Catalog).Import", testscript.Result{}, testscript.Result{Step: 1}),
+			testscript.Call("(*store.Ring).Get", testscript.Result{Step: 1}, testscript.Result{Step: 2})),
+	}
+	res, err := p.x.Run(context.Background(), tests, false)
+	require.NoError(t, err)
+	for i, r := range res {
+		require.Equal(t, harness.Panicked, r.Status, "test %d: %s", i, r.Message)
+	}
+	col := fault.NewCollector(p.a, p.c)
+	col.Observe(tests, res)
+	faults := col.Faults()
+	require.Len(t, faults, 2)
+	assert.Equal(t, fault.IndexOutOfRange, faults[0].Kind)
+	assert.Equal(t, p.site(t, 61), faults[0].Site)
+	assert.Equal(t, fault.NilMapWrite, faults[1].Kind)
+	assert.Same(t, tests[2], faults[1].Test)
+	assert.Equal(t, 1, col.Outside(), "Get called by the test on its own ring, twice")
+	assert.Zero(t, col.Misuse())
+
+	direct := col.Describe(tests[0], res[0], fault.IndexOutOfRange)
+	require.NotNil(t, direct)
+	assert.Equal(t, "store.(*Ring).Get ran no code of catalog and was given no value it made", col.Locator().Outside(tests[0], direct))
+}
+
 // The misuse rule, case by case, on the statements the fixture's tests
 // fail at.
 func TestMisused(t *testing.T) {
@@ -152,6 +190,6 @@ func TestMisused(t *testing.T) {
 		if stmt >= 0 {
 			stmt = testscript.Stmt(tc.test, tc.step)
 		}
-		assert.Equal(t, tc.want, fault.Misused(p.c, tc.test, stmt, tc.kind, tc.out), tc.name)
+		assert.Equal(t, tc.want, fault.Misused(p.c, tc.test, stmt, tc.kind, "", tc.out), tc.name)
 	}
 }

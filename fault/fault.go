@@ -16,6 +16,8 @@
 //     panic in a goroutine of the test); a goroutine the test started
 //     that outlives it (a leak); and, found when the written tests run
 //     under the race detector, a data race;
+//   - outside the pair: a failure of code the test called itself, not
+//     through R (see Locator.Outside);
 //   - misuse: a runtime error caused directly by an argument the test
 //     passed, the caller's mistake rather than a fault (see Misused);
 //   - an explicit panic: panic(v) written by the code itself, documented

@@ -3,6 +3,7 @@ package fault
 import (
 	"fmt"
 	"go/types"
+	"strings"
 	"time"
 
 	"github.com/cling-go/cling/testcase"
@@ -17,8 +18,9 @@ import (
 //
 //  1. nil: for a fault that is an operation on a nil value (a nil
 //     dereference, an assignment to a nil map, a close of a nil channel, a
-//     goroutine blocked for ever), an argument written as nil of a pointer,
-//     func, map, channel or interface type;
+//     goroutine blocked for ever, a type assertion on a nil interface,
+//     which the runtime reports as "X is nil, not Y"), an argument written
+//     as nil of a pointer, func, map, channel or interface type;
 //
 //  2. a struct that bypasses its constructor: for any fault, an
 //     argument that is a composite literal, the zero value or a fresh
@@ -33,9 +35,10 @@ import (
 //     pointer to one) with no exported field at all, constructor or not:
 //     the test could set nothing in it, and the package hands out the
 //     values that work (go-cmp's cmp.SliceIndex{} of a Path, for one).
-//     For an operation on a nil value, rules 1 and 3 also hold for an
-//     argument built from such a nil or zero value (a slice literal that
-//     holds one, an option made from nil);
+//     For an operation on a nil value, rules 1 to 3 also hold for an
+//     argument built from such a nil, zero value or literal (a slice
+//     literal that holds one, an option made from nil, the nil field a
+//     method returns of a literal that bypassed its constructor);
 //
 //  4. a result of a failed call: with the values an execution observed
 //     (out, nil when not observed), for an operation on a nil value, an
@@ -63,7 +66,9 @@ import (
 //
 // Other faults with no statement (crashes) and data races are never
 // misuse.
-func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, out *testcase.Outcome) string {
+//
+// msg is the failure's message.
+func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg string, out *testcase.Outcome) string {
 	if k == Leak {
 		ran := t.Len()
 		if stmt >= 0 && stmt < ran {
@@ -87,6 +92,7 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, out *testc
 	if s.Op.Kind != testcase.OpCall && s.Op.Kind != testcase.OpFieldSet {
 		return ""
 	}
+	onNil := k.Nil() || k == TypeAssertion && strings.Contains(msg, " is nil, not ")
 	for i, a := range s.Args {
 		if a.IsOmitted() {
 			continue
@@ -94,13 +100,13 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, out *testc
 		src := t.Stmts[a.Stmt]
 		what := argName(s.Op, i)
 		switch {
-		case k.Nil() && src.Op.Kind == testcase.OpNil && nilable(src.Op.Type):
+		case onNil && src.Op.Kind == testcase.OpNil && nilable(src.Op.Type):
 			return fmt.Sprintf("%s is nil", what)
 		case madeByTest(src.Op) && bypassesConstructor(c, src.Op.Type):
 			return fmt.Sprintf("%s is a %s literal, not made by a constructor", what, types.TypeString(structOf(src.Op.Type), shortQualifier))
-		case k.Nil() && madeByTest(src.Op) && opaque(src.Op.Type):
+		case onNil && madeByTest(src.Op) && opaque(src.Op.Type):
 			return fmt.Sprintf("%s is the zero value of %s, whose fields are all unexported", what, types.TypeString(structOf(src.Op.Type), shortQualifier))
-		case k.Nil() && src.Op.Kind == testcase.OpCall && failedNil(out, a):
+		case onNil && src.Op.Kind == testcase.OpCall && failedNil(out, a):
 			return fmt.Sprintf("%s is the nil result of %s, which returned an error", what, src.Op.Name)
 		}
 	}
@@ -114,12 +120,12 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, out *testc
 			return why
 		}
 	}
-	if k.Nil() {
+	if onNil {
 		for i, a := range s.Args {
 			if a.IsOmitted() {
 				continue
 			}
-			if why := holdsNil(t, a.Stmt, map[int]bool{}); why != "" {
+			if why := holdsNil(c, t, a.Stmt, map[int]bool{}); why != "" {
 				return fmt.Sprintf("%s is built from %s", argName(s.Op, i), why)
 			}
 		}
@@ -127,10 +133,10 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, out *testc
 	return ""
 }
 
-// holdsNil says what nil or opaque zero value (see rules 1 and 3) the
-// value of statement i is built from, through the literals and calls
-// that make it ("" if none).
-func holdsNil(t *testcase.Test, i int, seen map[int]bool) string {
+// holdsNil says what nil, opaque zero value or literal that bypasses a
+// constructor (see rules 1 to 3) the value of statement i is built from,
+// through the literals and calls that make it ("" if none).
+func holdsNil(c *testcase.Cluster, t *testcase.Test, i int, seen map[int]bool) string {
 	if seen[i] {
 		return ""
 	}
@@ -141,12 +147,14 @@ func holdsNil(t *testcase.Test, i int, seen map[int]bool) string {
 		return "nil " + types.TypeString(src.Op.Type, shortQualifier)
 	case madeByTest(src.Op) && opaque(src.Op.Type):
 		return "the zero value of " + types.TypeString(structOf(src.Op.Type), shortQualifier)
+	case c != nil && madeByTest(src.Op) && bypassesConstructor(c, src.Op.Type):
+		return "a " + types.TypeString(structOf(src.Op.Type), shortQualifier) + " literal, not made by a constructor"
 	}
 	for _, a := range src.Args {
 		if a.IsOmitted() {
 			continue
 		}
-		if why := holdsNil(t, a.Stmt, seen); why != "" {
+		if why := holdsNil(c, t, a.Stmt, seen); why != "" {
 			return why
 		}
 	}

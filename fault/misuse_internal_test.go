@@ -66,7 +66,7 @@ func TestHoldsNil(t *testing.T) {
 		{Op: target},              // 7: var v cmp.sliceIndex, passed as &v
 	}}
 	for i, want := range map[int]string{1: "", 3: "nil *cmp.sliceIndex", 4: "nil *cmp.sliceIndex", 6: "the zero value of cmp.sliceIndex", 7: "the zero value of cmp.sliceIndex"} {
-		assert.Equal(t, want, holdsNil(test, i, map[int]bool{}), "statement %d", i)
+		assert.Equal(t, want, holdsNil(nil, test, i, map[int]bool{}), "statement %d", i)
 	}
 }
 
@@ -91,16 +91,17 @@ func TestMadeCycle(t *testing.T) {
 		{Op: set, Args: []testcase.Ref{{Stmt: 0}, {Stmt: 1}}},
 		{Op: pos, Args: []testcase.Ref{{Stmt: 0}}},
 	}}
-	assert.Equal(t, "the test made a cycle: field Node is set to a value built from the object that holds it", Misused(nil, cycle, 2, StackOverflow, nil))
-	assert.Equal(t, "", Misused(nil, cycle, 0, StackOverflow, nil), "the set had not run")
-	assert.Equal(t, "", Misused(nil, other, 3, StackOverflow, nil))
-	assert.Equal(t, "", Misused(nil, cycle, 2, IndexOutOfRange, nil), "not a stack overflow")
+	assert.Equal(t, "the test made a cycle: field Node is set to a value built from the object that holds it", Misused(nil, cycle, 2, StackOverflow, "", nil))
+	assert.Equal(t, "", Misused(nil, cycle, 0, StackOverflow, "", nil), "the set had not run")
+	assert.Equal(t, "", Misused(nil, other, 3, StackOverflow, "", nil))
+	assert.Equal(t, "", Misused(nil, cycle, 2, IndexOutOfRange, "", nil), "not a stack overflow")
 }
 
 // A failed type assertion on a value the test passed as any, alone or in
 // an ...any argument, is misuse (a typed nil too: it has a dynamic type);
 // one with typed arguments only, or with a nil interface as the any, is
-// not.
+// not, unless the assertion failed on that nil ("X is nil, not Y"): an
+// operation on a nil value the test passed.
 func TestAnyArgument(t *testing.T) {
 	anyT := types.NewInterfaceType(nil, nil)
 	u16, str := types.Typ[types.Uint16], types.Typ[types.String]
@@ -139,11 +140,15 @@ func TestAnyArgument(t *testing.T) {
 	for _, tc := range cases {
 		test := &testcase.Test{Stmts: tc.stmts}
 		last := len(tc.stmts) - 1
-		assert.Equal(t, tc.want, Misused(nil, test, last, TypeAssertion, nil), tc.name)
+		assert.Equal(t, tc.want, Misused(nil, test, last, TypeAssertion, "interface conversion: interface {} is string, not int", nil), tc.name)
 		if tc.want != "" {
-			assert.Equal(t, "", Misused(nil, test, last, IndexOutOfRange, nil), tc.name+", another kind")
+			assert.Equal(t, "", Misused(nil, test, last, IndexOutOfRange, "", nil), tc.name+", another kind")
 		}
 	}
+	onNil := &testcase.Test{Stmts: []testcase.Stmt{{Op: nilAny}, {Op: call(anyT), Args: ref(0)}}}
+	assert.Equal(t, "argument 1 of assert.Less is nil", Misused(nil, onNil, 1, TypeAssertion, "interface conversion: interface is nil, not string", nil))
+	typed := &testcase.Test{Stmts: []testcase.Stmt{{Op: lit(str), Value: "a"}, {Op: call(str), Args: ref(0)}}}
+	assert.Equal(t, "", Misused(nil, typed, 1, TypeAssertion, "interface conversion: interface is nil, not string", nil), "no nil argument")
 }
 
 // A hang of a call given a time.Duration of a second or more that the
@@ -156,7 +161,7 @@ func TestLongWait(t *testing.T) {
 	test := func(d int64) *testcase.Test {
 		return &testcase.Test{Stmts: []testcase.Stmt{{Op: lit, Value: d}, {Op: call, Args: []testcase.Ref{{Stmt: 0}}}}}
 	}
-	assert.Equal(t, "argument 1 of assert.Eventually is a wait of 2562047h47m16.854775807s", Misused(nil, test(math.MaxInt64), 1, Hang, nil))
-	assert.Equal(t, "", Misused(nil, test(int64(time.Millisecond)), 1, Hang, nil))
-	assert.Equal(t, "", Misused(nil, test(math.MaxInt64), 1, NilDereference, nil))
+	assert.Equal(t, "argument 1 of assert.Eventually is a wait of 2562047h47m16.854775807s", Misused(nil, test(math.MaxInt64), 1, Hang, "", nil))
+	assert.Equal(t, "", Misused(nil, test(int64(time.Millisecond)), 1, Hang, "", nil))
+	assert.Equal(t, "", Misused(nil, test(math.MaxInt64), 1, NilDereference, "", nil))
 }

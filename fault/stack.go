@@ -109,11 +109,13 @@ func (l *Locator) Innermost(frames []Frame) (Frame, bool) {
 
 // Site returns the call site of R a stack went through: the innermost
 // frame of R on the line of one of its call sites (the one whose callee
-// the next frame inward runs, if several share the line). For a stack
-// that went through none, such as a goroutine started inside E, it is
-// the one site that calls the function the stack's outermost frame of E
-// belongs to, if just one does. It returns nil if there is none.
-func (l *Locator) Site(frames []Frame) *couple.CallSite {
+// the next frame inward runs, if several share the line). For the stack
+// of a goroutine started inside E (spawned: not the test's own
+// goroutine), which went through none, it is the one site that calls the
+// function the stack's outermost frame of E belongs to, if just one does.
+// It returns nil if there is none: the test's own goroutine reached E
+// without R when it called E itself.
+func (l *Locator) Site(frames []Frame, spawned bool) *couple.CallSite {
 	for i, f := range frames {
 		sites := l.sitesAt[f.Pos()]
 		if len(sites) == 0 || packageOf(f.Func) != l.a.Caller.Pkg.Path {
@@ -130,6 +132,9 @@ func (l *Locator) Site(frames []Frame) *couple.CallSite {
 			}
 		}
 		return sites[0]
+	}
+	if !spawned {
+		return nil
 	}
 	for i := len(frames) - 1; i >= 0; i-- {
 		if packageOf(frames[i].Func) != l.a.Callee.Pkg.Path {

@@ -126,7 +126,7 @@ func (j *job) reproduce(ctx context.Context, cands []*fault.Fault) ([]foundFault
 	}
 	shrunk, err := j.shrinkAll(ctx, tests, maxShrinkRounds, func(i int, c *testcase.Test, r harness.Result) bool {
 		f := j.sameFault(runnable[i], c, r)
-		return f != nil && fault.Misused(j.cluster, c, f.Stmt, f.Kind, nil) == ""
+		return f != nil && j.col.Locator().Outside(c, f) == "" && fault.Misused(j.cluster, c, f.Stmt, f.Kind, f.Message, nil) == ""
 	})
 	if err != nil {
 		return nil, err
@@ -144,7 +144,7 @@ func (j *job) reproduce(ctx context.Context, cands []*fault.Fault) ([]foundFault
 			next++
 			if g := j.sameFault(f, shrunk[i], observed[i]); g != nil {
 				test, stmt = shrunk[i], g.Stmt
-				if fault.Misused(j.cluster, test, stmt, f.Kind, observed[i].Outcome) != "" {
+				if fault.Misused(j.cluster, test, stmt, f.Kind, g.Message, observed[i].Outcome) != "" {
 					j.col.Reclassify(f)
 					continue
 				}

@@ -143,13 +143,16 @@ type Report struct {
 	// SuiteCost is what the written suite costs to run.
 	SuiteCost SuiteCost `json:"suiteCost"`
 	// FaultsFile is the file of reproducers written ("" if none); Faults
-	// are its faults (nil when not looking for faults). Misuse and
-	// ExplicitPanics count the distinct misuses of the API and explicit
-	// panics the search saw, which are no faults; UnconfirmedFaults the
-	// fault candidates whose reproducer did not fail the same way twice.
+	// are its faults (nil when not looking for faults). Misuse,
+	// OutsidePair and ExplicitPanics count the distinct misuses of the
+	// API, failures of code the tests called directly rather than through
+	// R, and explicit panics the search saw, which are no faults;
+	// UnconfirmedFaults the fault candidates whose reproducer did not
+	// fail the same way twice.
 	FaultsFile        string        `json:"faultsFile,omitempty"`
 	Faults            []FaultReport `json:"faults"`
 	Misuse            int           `json:"misuse"`
+	OutsidePair       int           `json:"outsidePair"`
 	ExplicitPanics    int           `json:"explicitPanics"`
 	UnconfirmedFaults int           `json:"unconfirmedFaults"`
 	// Optimised are the criteria the search optimised, and GoalSelection
@@ -363,6 +366,7 @@ func (j *job) report(stats *mosa.Stats) *Report {
 	if j.col != nil {
 		rep.Faults = j.faultReports()
 		rep.Misuse = j.col.Misuse()
+		rep.OutsidePair = j.col.Outside()
 		rep.ExplicitPanics = j.col.ExplicitPanics()
 		rep.UnconfirmedFaults = j.unconfirmed
 		if len(j.found) > 0 {

@@ -394,7 +394,7 @@ func writeFaultsText(w io.Writer, a *couple.Analysis, rep *gen.Report) {
 		}
 		fmt.Fprintf(w, "fault: %s at %s (%s), call site %s, %s\n", f.Kind, f.Pos, f.Func, site, f.Test)
 	}
-	fmt.Fprintf(w, "not faults: %d misuses of the API, %d explicit panics", rep.Misuse, rep.ExplicitPanics)
+	fmt.Fprintf(w, "not faults: %d misuses of the API, %d explicit panics, %d failures outside %s", rep.Misuse, rep.ExplicitPanics, rep.OutsidePair, a.Caller.Pkg.Name)
 	if rep.UnconfirmedFaults > 0 {
 		fmt.Fprintf(w, "; %d fault candidates did not fail the same way twice", rep.UnconfirmedFaults)
 	}

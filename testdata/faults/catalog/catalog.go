@@ -129,3 +129,19 @@ func (c *Catalog) Merge(other *Catalog) int {
 	}
 	return n
 }
+
+// Tags returns the index that counts the catalog's tags.
+func (c *Catalog) Tags() *store.Index { return c.tags }
+
+// Import adds the items of ring r, oldest first, and returns how many it
+// added.
+func (c *Catalog) Import(r *store.Ring) int {
+	n := 0
+	for i := 0; i < r.Len(); i++ {
+		if item, err := r.Get(i); err == nil {
+			c.recent.Add(item)
+			n++
+		}
+	}
+	return n
+}
