@@ -53,7 +53,12 @@ import (
 //     type assertion, an argument passed as any (or in an ...any or []any
 //     argument) that is not nil: the API takes any type, the code asserts
 //     one, and the test picked another (testify's msgAndArgs ...any
-//     whose first element must be a format string);
+//     whose first element must be a format string). For an interface with
+//     methods, the same when the argument's type is the one the assertion
+//     failed on ("interface conversion: ast.Node is *ast.Link, not
+//     *ast.List", the test having passed an *ast.Link as the ast.Node):
+//     the code takes that interface but works on one implementation of
+//     it, and the test passed another;
 //
 //  7. a long wait: for a hang, an argument of type time.Duration the
 //     test wrote that is a second or more (the call waits as long as the
@@ -117,6 +122,9 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg string
 	}
 	if k == TypeAssertion {
 		if why := anyArgument(t, s); why != "" {
+			return why
+		}
+		if why := assertedArgument(t, s, msg); why != "" {
 			return why
 		}
 	}
@@ -255,6 +263,53 @@ func anyArgument(t *testcase.Test, s testcase.Stmt) string {
 		}
 	}
 	return ""
+}
+
+// assertedArgument returns the reason a failed type assertion is misuse
+// when statement s passes, as an interface, a value of the type the
+// assertion failed on, as the runtime's message names it ("" if it passes
+// none).
+func assertedArgument(t *testcase.Test, s testcase.Stmt, msg string) string {
+	dynamic := assertedType(msg)
+	if dynamic == "" || s.Op.Kind != testcase.OpCall {
+		return ""
+	}
+	for i, a := range s.Args {
+		if a.IsOmitted() || i >= len(s.Op.Params) || !types.IsInterface(s.Op.Params[i]) {
+			continue
+		}
+		outs := t.Stmts[a.Stmt].Op.Outputs()
+		if a.Result >= len(outs) || types.IsInterface(outs[a.Result]) {
+			continue
+		}
+		if name := types.TypeString(outs[a.Result], shortQualifier); name == dynamic {
+			return fmt.Sprintf("%s is a %s passed as %s, which the code asserted to be another type", argName(s.Op, i), name, types.TypeString(s.Op.Params[i], shortQualifier))
+		}
+	}
+	return ""
+}
+
+// assertedType returns the dynamic type the runtime's message of a failed
+// type assertion names: *ast.Link in "interface conversion: ast.Node is
+// *ast.Link, not *ast.List" and in "interface conversion: *ast.Link is not
+// ast.Block: missing method B" ("" for a nil value or another message).
+func assertedType(msg string) string {
+	rest, ok := strings.CutPrefix(msg, "interface conversion: ")
+	if !ok {
+		return ""
+	}
+	if dynamic, _, ok := strings.Cut(rest, " is not "); ok {
+		return dynamic
+	}
+	_, rest, ok = strings.Cut(rest, " is ")
+	if !ok {
+		return ""
+	}
+	dynamic, _, ok := strings.Cut(rest, ", not ")
+	if !ok || dynamic == "nil" {
+		return ""
+	}
+	return dynamic
 }
 
 // nilInterface reports whether op makes a value that is nil once stored

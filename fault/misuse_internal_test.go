@@ -165,3 +165,37 @@ func TestLongWait(t *testing.T) {
 	assert.Equal(t, "", Misused(nil, test(int64(time.Millisecond)), 1, Hang, "", nil))
 	assert.Equal(t, "", Misused(nil, test(math.MaxInt64), 1, NilDereference, "", nil))
 }
+
+// A failed type assertion on a value the test passed as an interface with
+// methods is misuse when the value's type is the one the assertion failed
+// on; another argument's type, or a value whose type the test does not
+// know (an interface result), is not.
+func TestAssertedArgument(t *testing.T) {
+	pkg := types.NewPackage("example.com/m/ast", "ast")
+	method := types.NewFunc(token.NoPos, pkg, "Kind", types.NewSignatureType(nil, nil, nil, nil, nil, false))
+	node := types.NewNamed(types.NewTypeName(token.NoPos, pkg, "Node", nil), types.NewInterfaceType([]*types.Func{method}, nil).Complete(), nil)
+	link := types.NewPointer(types.NewNamed(types.NewTypeName(token.NoPos, pkg, "Link", nil), types.NewStruct(nil, nil), nil))
+	list := types.NewPointer(types.NewNamed(types.NewTypeName(token.NoPos, pkg, "List", nil), types.NewStruct(nil, nil), nil))
+	newNode := func(typ types.Type) *testcase.Op {
+		return &testcase.Op{Kind: testcase.OpCall, Name: "ast.New", Results: []types.Type{typ}}
+	}
+	closeOp := &testcase.Op{Kind: testcase.OpCall, Name: "parser.Close", Params: []types.Type{node}}
+	test := func(typ types.Type) *testcase.Test {
+		return &testcase.Test{Stmts: []testcase.Stmt{{Op: newNode(typ)}, {Op: closeOp, Args: []testcase.Ref{{Stmt: 0}}}}}
+	}
+	const msg = "interface conversion: ast.Node is *ast.Link, not *ast.List"
+	assert.Equal(t, "argument 1 of parser.Close is a *ast.Link passed as ast.Node, which the code asserted to be another type", Misused(nil, test(link), 1, TypeAssertion, msg, nil))
+	assert.Equal(t, "", Misused(nil, test(list), 1, TypeAssertion, msg, nil), "the test passed the asserted type")
+	assert.Equal(t, "", Misused(nil, test(node), 1, TypeAssertion, msg, nil), "a value whose type the test does not know")
+	assert.Equal(t, "", Misused(nil, test(link), 1, IndexOutOfRange, "runtime error: index out of range [1] with length 1", nil))
+
+	for msg, want := range map[string]string{
+		msg: "*ast.Link",
+		"interface conversion: *ast.Link is not ast.Block: missing method Lines": "*ast.Link",
+		"interface conversion: interface {} is string, not int":                  "string",
+		"interface conversion: ast.Node is nil, not *ast.List":                   "",
+		"runtime error: index out of range [1] with length 1":                    "",
+	} {
+		assert.Equal(t, want, assertedType(msg), msg)
+	}
+}
