@@ -230,12 +230,22 @@ func (k Kind) Fatal() bool {
 // Hangs reports whether a fault of kind k is a test that never ends.
 func (k Kind) Hangs() bool { return k == Hang || k == Deadlock }
 
-// Nil reports whether a fault of kind k is an operation on a nil value:
-// one a nil argument of the test can cause directly.
+// Nil reports whether a fault of kind k is an operation on a nil value
+// (in the test's goroutine or in one it started): one a nil argument of
+// the test can cause directly.
 func (k Kind) Nil() bool {
-	switch k {
+	switch k.inner() {
 	case NilDereference, NilMapWrite, CloseOfNil, Deadlock:
 		return true
 	}
 	return false
+}
+
+// inner is the runtime error of a panic in a goroutine (NilDereference
+// for "panic in a goroutine: nil dereference"); other kinds are their own.
+func (k Kind) inner() Kind {
+	if rest, ok := strings.CutPrefix(string(k), string(GoroutinePanic)+": "); ok {
+		return Kind(rest)
+	}
+	return k
 }

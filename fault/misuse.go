@@ -70,7 +70,8 @@ import (
 //     for ever, as the test asked.
 //
 // Other faults with no statement (crashes) and data races are never
-// misuse.
+// misuse. For a crash, the minimised reproducer's last statement is the
+// one that failed (see FailedAt).
 //
 // msg is the failure's message.
 func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg string, out *testcase.Outcome) string {
@@ -97,7 +98,7 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg string
 	if s.Op.Kind != testcase.OpCall && s.Op.Kind != testcase.OpFieldSet {
 		return ""
 	}
-	onNil := k.Nil() || k == TypeAssertion && strings.Contains(msg, " is nil, not ")
+	onNil := k.Nil() || k.inner() == TypeAssertion && strings.Contains(msg, " is nil, not ")
 	for i, a := range s.Args {
 		if a.IsOmitted() {
 			continue
@@ -120,7 +121,7 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg string
 			return why
 		}
 	}
-	if k == TypeAssertion {
+	if k.inner() == TypeAssertion {
 		if why := anyArgument(t, s); why != "" {
 			return why
 		}
@@ -139,6 +140,18 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg string
 		}
 	}
 	return ""
+}
+
+// FailedAt returns the statement of test t, a minimised reproducer of
+// fault f, that failed: the one the execution reported, or, for a crash or
+// a leak, whose statement the process could not report, the last one.
+// Minimising removes every statement after the one that failed, since
+// they never run. Data races have none (-1).
+func FailedAt(f *Fault, t *testcase.Test) int {
+	if f.Stmt >= 0 || f.Kind == Race {
+		return f.Stmt
+	}
+	return t.Len() - 1
 }
 
 // holdsNil says what nil, opaque zero value or literal that bypasses a

@@ -199,3 +199,23 @@ func TestAssertedArgument(t *testing.T) {
 		assert.Equal(t, want, assertedType(msg), msg)
 	}
 }
+
+// A crash does not say which statement failed; in a minimised reproducer
+// it is the last one, and a panic in a goroutine the test's nil func
+// argument started is misuse there like a nil dereference in the test's
+// own goroutine.
+func TestFailedAtCrash(t *testing.T) {
+	cond := types.NewSignatureType(nil, nil, nil, nil, types.NewTuple(types.NewVar(token.NoPos, nil, "", types.Typ[types.Bool])), false)
+	nilFunc := &testcase.Op{Kind: testcase.OpNil, Type: cond}
+	eventually := &testcase.Op{Kind: testcase.OpCall, Name: "require.Eventually", Params: []types.Type{cond}}
+	test := &testcase.Test{Stmts: []testcase.Stmt{{Op: nilFunc}, {Op: eventually, Args: []testcase.Ref{{Stmt: 0}}}}}
+	kind := GoroutinePanic + ": " + NilDereference
+	assert.True(t, kind.Nil())
+	crash := &Fault{Kind: kind, Stmt: -1}
+	assert.Equal(t, 1, FailedAt(crash, test))
+	assert.Equal(t, -1, FailedAt(&Fault{Kind: Race, Stmt: -1}, test))
+	assert.Equal(t, 0, FailedAt(&Fault{Kind: NilDereference, Stmt: 0}, test))
+	assert.Equal(t, "argument 1 of require.Eventually is nil", Misused(nil, test, FailedAt(crash, test), kind, "panic: runtime error: invalid memory address or nil pointer dereference", nil))
+	assert.Equal(t, "", Misused(nil, test, -1, kind, "", nil), "the statement not known")
+	assert.False(t, (GoroutinePanic + ": " + IndexOutOfRange).Nil())
+}

@@ -110,10 +110,12 @@ func (j *job) findFaults(ctx context.Context) error {
 }
 
 // reproduce minimises the test of each candidate, keeping a smaller test
-// when it still shows the same fault (kind, place and call site) and is
-// no misuse, looks at the values the minimised test observes (a nil
-// result of a failed call passed on is misuse: the candidate moves to the
-// misuse), and names and describes a reproducer for each remaining one.
+// when it still shows the same fault (kind, place and call site), within
+// the pair, and is no misuse, looks at the values the minimised test
+// observes (a nil result of a failed call passed on is misuse: the
+// candidate moves to the misuse) and at the statement it fails at, now
+// known for crashes too (fault.FailedAt), and names and describes a
+// reproducer for each remaining one.
 // A data race, found in a minimised test of the file, is not run again.
 func (j *job) reproduce(ctx context.Context, cands []*fault.Fault) ([]foundFault, error) {
 	var runnable []*fault.Fault
@@ -144,7 +146,7 @@ func (j *job) reproduce(ctx context.Context, cands []*fault.Fault) ([]foundFault
 			next++
 			if g := j.sameFault(f, shrunk[i], observed[i]); g != nil {
 				test, stmt = shrunk[i], g.Stmt
-				if fault.Misused(j.cluster, test, stmt, f.Kind, g.Message, observed[i].Outcome) != "" {
+				if fault.Misused(j.cluster, test, fault.FailedAt(g, test), f.Kind, g.Message, observed[i].Outcome) != "" {
 					j.col.Reclassify(f)
 					continue
 				}
