@@ -23,7 +23,9 @@ import (
 //     a value built from one) that is not a number, a string or a bool:
 //     the failing code was handed a structure R built (hcl's parser.Parse
 //     returns a file whose Pos panics). A count R returned and the test
-//     passed on to E carries nothing of R's making.
+//     passed on to E carries nothing of R's making, and neither does a
+//     value R made whose fields the test has set since: hcl's file with
+//     an empty comment group of the test's as its Node.
 //
 // A crash in E, or in a third package of the module, that the test
 // reached by calling it directly (to build an argument for R, say) says
@@ -52,7 +54,14 @@ func madeByCaller(t *testcase.Test, i int) bool {
 	if s.Op.Kind == testcase.OpCall && s.Op.API {
 		return true
 	}
+	// The values whose fields the test set before statement i are the
+	// test's making, whoever made them first.
 	seen := map[int]bool{}
+	for _, set := range t.Stmts[:i] {
+		if set.Op.Kind == testcase.OpFieldSet && len(set.Args) > 0 && !set.Args[0].IsOmitted() {
+			seen[set.Args[0].Stmt] = true
+		}
+	}
 	for _, a := range s.Args {
 		if !a.IsOmitted() && builtByCaller(t, a, seen) {
 			return true

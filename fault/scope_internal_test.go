@@ -1,0 +1,49 @@
+package fault
+
+import (
+	"go/token"
+	"go/types"
+	"testing"
+
+	"github.com/cling-go/cling/testcase"
+	"github.com/stretchr/testify/assert"
+)
+
+// A statement takes a value R made when it is handed a structure that
+// R's API returned, as R returned it: not a number R returned, and not a
+// structure whose fields the test set since.
+func TestMadeByCaller(t *testing.T) {
+	pkg := types.NewPackage("example.com/m/ast", "ast")
+	node := types.NewField(token.NoPos, pkg, "Node", types.NewInterfaceType(nil, nil), false)
+	file := types.NewPointer(types.NewNamed(types.NewTypeName(token.NoPos, pkg, "File", nil), types.NewStruct([]*types.Var{node}, nil), nil))
+	group := types.NewPointer(types.NewNamed(types.NewTypeName(token.NoPos, pkg, "CommentGroup", nil), types.NewStruct(nil, nil), nil))
+	parse := &testcase.Op{Kind: testcase.OpCall, Name: "parser.Parse", API: true, Results: []types.Type{file}}
+	count := &testcase.Op{Kind: testcase.OpCall, Name: "parser.Count", API: true, Results: []types.Type{types.Typ[types.Int]}}
+	literal := &testcase.Op{Kind: testcase.OpComposite, Ptr: true, Type: group}
+	set := &testcase.Op{Kind: testcase.OpFieldSet, Fields: []*types.Var{node}}
+	pos := &testcase.Op{Kind: testcase.OpCall, Name: "(*ast.File).Pos"}
+	get := &testcase.Op{Kind: testcase.OpCall, Name: "(*ast.List).Get"}
+	ref := func(is ...int) []testcase.Ref {
+		var out []testcase.Ref
+		for _, i := range is {
+			out = append(out, testcase.Ref{Stmt: i})
+		}
+		return out
+	}
+	cases := []struct {
+		name   string
+		stmts  []testcase.Stmt
+		failed int
+		want   bool
+	}{
+		{"R's file", []testcase.Stmt{{Op: parse}, {Op: pos, Args: ref(0)}}, 1, true},
+		{"R's call", []testcase.Stmt{{Op: parse}}, 0, true},
+		{"R's file, a field set by the test", []testcase.Stmt{{Op: parse}, {Op: literal}, {Op: set, Args: ref(0, 1)}, {Op: pos, Args: ref(0)}}, 3, false},
+		{"a field set after the failure", []testcase.Stmt{{Op: parse}, {Op: pos, Args: ref(0)}, {Op: literal}, {Op: set, Args: ref(0, 2)}}, 1, true},
+		{"R's number", []testcase.Stmt{{Op: count}, {Op: get, Args: ref(0)}}, 1, false},
+		{"the test's literal", []testcase.Stmt{{Op: literal}, {Op: pos, Args: ref(0)}}, 1, false},
+	}
+	for _, tc := range cases {
+		assert.Equal(t, tc.want, madeByCaller(&testcase.Test{Stmts: tc.stmts}, tc.failed), tc.name)
+	}
+}
