@@ -51,7 +51,7 @@ func (l *Locator) Outside(t *testcase.Test, f *Fault) string {
 // structured value built by R (see builtByCaller).
 func madeByCaller(t *testcase.Test, i int) bool {
 	s := t.Stmts[i]
-	if s.Op.Kind == testcase.OpCall && s.Op.API {
+	if callsCaller(s.Op) {
 		return true
 	}
 	// The values whose fields the test set before statement i are the
@@ -70,6 +70,18 @@ func madeByCaller(t *testcase.Test, i int) bool {
 	return false
 }
 
+// callsCaller reports whether op calls one of R's exported functions or
+// methods. A call through an interface (goldmark's fmt.Stringer, whose
+// String R's unexported types implement) runs R's code only when the
+// receiver is R's, which the stack shows; the receiver, if R made it,
+// makes its results R's too.
+func callsCaller(op *testcase.Op) bool {
+	if op.Kind != testcase.OpCall || !op.API {
+		return false
+	}
+	return !op.Method || len(op.Params) == 0 || !types.IsInterface(op.Params[0])
+}
+
 // builtByCaller reports whether value ref is no number, string or bool,
 // and is a result of R's API or built from such values.
 func builtByCaller(t *testcase.Test, ref testcase.Ref, seen map[int]bool) bool {
@@ -84,7 +96,7 @@ func builtByCaller(t *testcase.Test, ref testcase.Ref, seen map[int]bool) bool {
 		return false
 	}
 	seen[ref.Stmt] = true
-	if s.Op.Kind == testcase.OpCall && s.Op.API {
+	if callsCaller(s.Op) {
 		return true
 	}
 	for _, a := range s.Args {
