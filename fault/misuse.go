@@ -27,7 +27,12 @@ import (
 //     variable (var v T, passed as &v) of a struct
 //     type (or a pointer to one) that has unexported fields, which only
 //     its package can set, when a constructor for the type exists (a
-//     function whose first result is the type or a pointer to it);
+//     function whose first result is the type or a pointer to it). The
+//     same for a literal of a named number or string type of which its
+//     package declares no exported constant and hands out values from a
+//     constructor (goldmark's parser.ContextKey, made by
+//     parser.NewContextKey): the test made up a value only the package
+//     may make;
 //
 //  3. an opaque zero value: for an operation on a nil value, an argument
 //     that is a composite literal, the zero value or a fresh variable
@@ -40,10 +45,11 @@ import (
 //     literal that holds one, an option made from nil, the nil field a
 //     method returns of a literal that bypassed its constructor);
 //
-//  4. a result of a failed call: with the values an execution observed
-//     (out, nil when not observed), for an operation on a nil value, an
-//     argument that was observed nil and is a result of an earlier call
-//     that returned a non-nil error;
+//  4. a nil result: with the values an execution observed (out, nil
+//     when not observed), for an operation on a nil value, an argument
+//     that was observed nil and is a result of an earlier call (one that
+//     failed, returning a non-nil error, or one that says "none" with
+//     nil): the test used it without the check a caller makes;
 //
 //  5. a resource not released: for a leaked goroutine, a value the test
 //     made whose type has a method Close, Stop, Shutdown or Cancel that
@@ -67,7 +73,12 @@ import (
 //  8. a cycle the test made: for a stack overflow, a field the test set
 //     (in the statements that ran) to a value built from the object
 //     itself (file.Node = file): code that walks the structure recurses
-//     for ever, as the test asked.
+//     for ever, as the test asked;
+//
+//  9. a size the test asked for: for a negative or huge length (a
+//     makeslice, makechan or growslice out of range), an integer the test
+//     wrote, in the arguments or in the values they are built from, that
+//     is negative or above 1<<32: the code allocated what the test asked.
 //
 // Other faults with no statement (crashes) and data races are never
 // misuse. For a crash, the minimised reproducer's last statement is the
@@ -110,15 +121,30 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg string
 			return fmt.Sprintf("%s is nil", what)
 		case madeByTest(src.Op) && bypassesConstructor(c, src.Op.Type):
 			return fmt.Sprintf("%s is a %s literal, not made by a constructor", what, types.TypeString(structOf(src.Op.Type), shortQualifier))
+		case src.Op.Kind == testcase.OpPrim && madeUpScalar(c, src.Op.Type):
+			return fmt.Sprintf("%s is a %s the test made up, not one its package made", what, types.TypeString(src.Op.Type, shortQualifier))
 		case onNil && madeByTest(src.Op) && opaque(src.Op.Type):
 			return fmt.Sprintf("%s is the zero value of %s, whose fields are all unexported", what, types.TypeString(structOf(src.Op.Type), shortQualifier))
-		case onNil && src.Op.Kind == testcase.OpCall && failedNil(out, a):
-			return fmt.Sprintf("%s is the nil result of %s, which returned an error", what, src.Op.Name)
+		case onNil && src.Op.Kind == testcase.OpCall && observedNil(out, a):
+			if failed(out, a) {
+				return fmt.Sprintf("%s is the nil result of %s, which returned an error", what, src.Op.Name)
+			}
+			return fmt.Sprintf("%s is the nil result of %s", what, src.Op.Name)
 		}
 	}
 	if k == Hang {
 		if why := longWait(t, s); why != "" {
 			return why
+		}
+	}
+	if k.inner() == BadLength {
+		for i, a := range s.Args {
+			if a.IsOmitted() {
+				continue
+			}
+			if v, ok := hugeInt(t, a.Stmt, map[int]bool{}); ok {
+				return fmt.Sprintf("%s is built from %d, a size the test asked for", argName(s.Op, i), v)
+			}
 		}
 	}
 	if k.inner() == TypeAssertion {
@@ -426,25 +452,93 @@ func opaque(t types.Type) bool {
 // shortQualifier writes package names, not paths.
 func shortQualifier(p *types.Package) string { return p.Name() }
 
-// failedNil reports whether the observations show ref nil and an error
-// among the other results of the call that made it.
-func failedNil(out *testcase.Outcome, ref testcase.Ref) bool {
+// observedNil reports whether the observations show ref nil when the call
+// that made it returned.
+func observedNil(out *testcase.Outcome, ref testcase.Ref) bool {
 	if out == nil {
 		return false
 	}
-	isNil, failed := false, false
 	for _, o := range out.Observations {
-		if o.End || o.Ref.Stmt != ref.Stmt || o.Path != "" {
-			continue
-		}
-		switch {
-		case o.Ref.Result == ref.Result && o.Kind == testcase.ObsNil:
-			isNil = true
-		case o.Ref.Result != ref.Result && o.Kind == testcase.ObsError:
-			failed = true
+		if !o.End && o.Ref == ref && o.Path == "" && o.Kind == testcase.ObsNil {
+			return true
 		}
 	}
-	return isNil && failed
+	return false
+}
+
+// failed reports whether the observations show an error among the other
+// results of the call that made ref.
+func failed(out *testcase.Outcome, ref testcase.Ref) bool {
+	for _, o := range out.Observations {
+		if !o.End && o.Ref.Stmt == ref.Stmt && o.Ref.Result != ref.Result && o.Path == "" && o.Kind == testcase.ObsError {
+			return true
+		}
+	}
+	return false
+}
+
+// hugeSize is the least size rule 9 takes for one the test asked for.
+const hugeSize = 1 << 32
+
+// hugeInt returns an integer literal the value of statement i is built
+// from, through the literals and calls that make it, that is negative or
+// at least hugeSize (see rule 9).
+func hugeInt(t *testcase.Test, i int, seen map[int]bool) (int64, bool) {
+	if seen[i] {
+		return 0, false
+	}
+	seen[i] = true
+	src := t.Stmts[i]
+	if src.Op.Kind == testcase.OpPrim {
+		switch v := src.Value.(type) {
+		case int64:
+			return v, v < 0 || v >= hugeSize
+		case uint64:
+			return int64(v), v >= hugeSize
+		}
+		return 0, false
+	}
+	for _, a := range src.Args {
+		if a.IsOmitted() {
+			continue
+		}
+		if v, ok := hugeInt(t, a.Stmt, seen); ok {
+			return v, true
+		}
+	}
+	return 0, false
+}
+
+// declaresConstant reports whether the package of a named type declares
+// an exported constant of it.
+func declaresConstant(named *types.Named) bool {
+	scope := named.Obj().Pkg().Scope()
+	for _, name := range scope.Names() {
+		if k, ok := scope.Lookup(name).(*types.Const); ok && k.Exported() && types.Identical(k.Type(), named) {
+			return true
+		}
+	}
+	return false
+}
+
+// madeUpScalar reports whether a literal of type t is a value its package
+// never declares and only hands out: t is a named number or string type
+// of which the package declares no exported constant, and a function of
+// the cluster returns it first (rule 2).
+func madeUpScalar(c *testcase.Cluster, t types.Type) bool {
+	named, ok := t.(*types.Named)
+	if c == nil || !ok || named.Obj().Pkg() == nil {
+		return false
+	}
+	if _, basic := named.Underlying().(*types.Basic); !basic || declaresConstant(named) {
+		return false
+	}
+	for _, op := range c.Producers(t) {
+		if op.Kind == testcase.OpCall && !op.IsStdProvider() && !op.Method {
+			return true
+		}
+	}
+	return false
 }
 
 // releasers are the names of the methods that release what a value holds

@@ -1,6 +1,7 @@
 package fault
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 	"math"
@@ -218,4 +219,35 @@ func TestFailedAtCrash(t *testing.T) {
 	assert.Equal(t, "argument 1 of require.Eventually is nil", Misused(nil, test, FailedAt(crash, test), kind, "panic: runtime error: invalid memory address or nil pointer dereference", nil))
 	assert.Equal(t, "", Misused(nil, test, -1, kind, "", nil), "the statement not known")
 	assert.False(t, (GoroutinePanic + ": " + IndexOutOfRange).Nil())
+}
+
+// A negative or huge length built from an integer the test wrote,
+// negative or at least 1<<32, is misuse; one built from a small count is
+// not, nor is another kind of fault.
+func TestSizeAskedFor(t *testing.T) {
+	lit := &testcase.Op{Kind: testcase.OpPrim, Type: types.Typ[types.Int]}
+	segment := &testcase.Op{Kind: testcase.OpCall, Name: "text.NewSegment", Results: []types.Type{types.Typ[types.Int]}}
+	dump := &testcase.Op{Kind: testcase.OpCall, Name: "(*parser.Delimiter).Dump", Params: []types.Type{types.Typ[types.Int]}}
+	test := func(v any) *testcase.Test {
+		return &testcase.Test{Stmts: []testcase.Stmt{{Op: lit, Value: v}, {Op: segment, Args: []testcase.Ref{{Stmt: 0}}}, {Op: dump, Args: []testcase.Ref{{Stmt: 1}}}}}
+	}
+	assert.Equal(t, "argument 1 of (*parser.Delimiter).Dump is built from -2, a size the test asked for", Misused(nil, test(int64(-2)), 2, BadLength, "runtime error: makeslice: cap out of range", nil))
+	assert.Equal(t, "argument 1 of (*parser.Delimiter).Dump is built from 55334318961979780, a size the test asked for", Misused(nil, test(int64(55334318961979780)), 2, BadLength, "", nil))
+	assert.Equal(t, "argument 1 of (*parser.Delimiter).Dump is built from 4294967296, a size the test asked for", Misused(nil, test(uint64(1<<32)), 2, BadLength, "", nil))
+	assert.Equal(t, "", Misused(nil, test(int64(4096)), 2, BadLength, "", nil))
+	assert.Equal(t, "", Misused(nil, test(int64(-2)), 2, IndexOutOfRange, "", nil))
+}
+
+// A named number type whose package declares exported constants of it
+// has values the test may write; one without is handed out only.
+func TestDeclaresConstant(t *testing.T) {
+	pkg := types.NewPackage("example.com/m/parser", "parser")
+	key := types.NewNamed(types.NewTypeName(token.NoPos, pkg, "ContextKey", nil), types.Typ[types.Int], nil)
+	kind := types.NewNamed(types.NewTypeName(token.NoPos, pkg, "Kind", nil), types.Typ[types.Int], nil)
+	pkg.Scope().Insert(key.Obj())
+	pkg.Scope().Insert(kind.Obj())
+	pkg.Scope().Insert(types.NewConst(token.NoPos, pkg, "KindText", kind, constant.MakeInt64(1)))
+	pkg.Scope().Insert(types.NewConst(token.NoPos, pkg, "maxKey", key, constant.MakeInt64(9)))
+	assert.True(t, declaresConstant(kind))
+	assert.False(t, declaresConstant(key), "an unexported constant does not count")
 }

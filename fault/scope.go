@@ -20,7 +20,8 @@ import (
 //     started inside E;
 //   - or the statement that failed calls R's API, or takes a value R's API
 //     made (the result of a call of R's exported functions or methods, or
-//     a value built from one) that is not a number, a string or a bool:
+//     a value built from one) that is not plain data (a number, a string,
+//     a bool, or a slice of them such as []byte):
 //     the failing code was handed a structure R built (hcl's parser.Parse
 //     returns a file whose Pos panics). A count R returned and the test
 //     passed on to E carries nothing of R's making, and neither does a
@@ -82,15 +83,13 @@ func callsCaller(op *testcase.Op) bool {
 	return !op.Method || len(op.Params) == 0 || !types.IsInterface(op.Params[0])
 }
 
-// builtByCaller reports whether value ref is no number, string or bool,
-// and is a result of R's API or built from such values.
+// builtByCaller reports whether value ref is no plain data (see
+// plainData), and is a result of R's API or built from such values.
 func builtByCaller(t *testcase.Test, ref testcase.Ref, seen map[int]bool) bool {
 	s := t.Stmts[ref.Stmt]
 	outs := s.Op.Outputs()
-	if ref.Result < len(outs) {
-		if _, basic := outs[ref.Result].Underlying().(*types.Basic); basic {
-			return false
-		}
+	if ref.Result < len(outs) && plainData(outs[ref.Result]) {
+		return false
 	}
 	if seen[ref.Stmt] {
 		return false
@@ -103,6 +102,22 @@ func builtByCaller(t *testcase.Test, ref testcase.Ref, seen map[int]bool) bool {
 		if !a.IsOmitted() && builtByCaller(t, a, seen) {
 			return true
 		}
+	}
+	return false
+}
+
+// plainData reports whether a value of type t is plain data: a number, a
+// string or a bool, or a slice or an array of them ([]byte).
+func plainData(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return true
+	case *types.Slice:
+		_, basic := u.Elem().Underlying().(*types.Basic)
+		return basic
+	case *types.Array:
+		_, basic := u.Elem().Underlying().(*types.Basic)
+		return basic
 	}
 	return false
 }

@@ -19,6 +19,7 @@ func TestMadeByCaller(t *testing.T) {
 	group := types.NewPointer(types.NewNamed(types.NewTypeName(token.NoPos, pkg, "CommentGroup", nil), types.NewStruct(nil, nil), nil))
 	parse := &testcase.Op{Kind: testcase.OpCall, Name: "parser.Parse", API: true, Results: []types.Type{file}}
 	count := &testcase.Op{Kind: testcase.OpCall, Name: "parser.Count", API: true, Results: []types.Type{types.Typ[types.Int]}}
+	trigger := &testcase.Op{Kind: testcase.OpCall, Name: "(parser.BlockParser).Trigger", API: true, Results: []types.Type{types.NewSlice(types.Typ[types.Byte])}}
 	literal := &testcase.Op{Kind: testcase.OpComposite, Ptr: true, Type: group}
 	set := &testcase.Op{Kind: testcase.OpFieldSet, Fields: []*types.Var{node}}
 	pos := &testcase.Op{Kind: testcase.OpCall, Name: "(*ast.File).Pos"}
@@ -44,6 +45,7 @@ func TestMadeByCaller(t *testing.T) {
 		{"R's file, a field set by the test", []testcase.Stmt{{Op: parse}, {Op: literal}, {Op: set, Args: ref(0, 1)}, {Op: pos, Args: ref(0)}}, 3, false},
 		{"a field set after the failure", []testcase.Stmt{{Op: parse}, {Op: pos, Args: ref(0)}, {Op: literal}, {Op: set, Args: ref(0, 2)}}, 1, true},
 		{"R's number", []testcase.Stmt{{Op: count}, {Op: get, Args: ref(0)}}, 1, false},
+		{"R's bytes", []testcase.Stmt{{Op: trigger}, {Op: get, Args: ref(0)}}, 1, false},
 		{"the test's literal", []testcase.Stmt{{Op: literal}, {Op: pos, Args: ref(0)}}, 1, false},
 		// String through fmt.Stringer is R's API because R's unexported
 		// types implement it, but on the test's own value it is not R's.
