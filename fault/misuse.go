@@ -78,7 +78,10 @@ import (
 //  9. a size the test asked for: for a negative or huge length (a
 //     makeslice, makechan or growslice out of range), an integer the test
 //     wrote, in the arguments or in the values they are built from, that
-//     is negative or above 1<<32: the code allocated what the test asked.
+//     is negative or at least 1<<32: the code allocated what the test
+//     asked; for a hang, one of at least 1<<24: the test built an input
+//     (bytes.Repeat(b, 284758393)) that takes longer to go through than
+//     cling waits.
 //
 // Other faults with no statement (crashes) and data races are never
 // misuse. For a crash, the minimised reproducer's last statement is the
@@ -137,12 +140,16 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg string
 			return why
 		}
 	}
-	if k.inner() == BadLength {
+	if k.inner() == BadLength || k == Hang {
+		limit, negative := int64(hugeSize), true
+		if k == Hang {
+			limit, negative = hugeWork, false
+		}
 		for i, a := range s.Args {
 			if a.IsOmitted() {
 				continue
 			}
-			if v, ok := hugeInt(t, a.Stmt, map[int]bool{}); ok {
+			if v, ok := hugeInt(t, a.Stmt, limit, negative, map[int]bool{}); ok {
 				return fmt.Sprintf("%s is built from %d, a size the test asked for", argName(s.Op, i), v)
 			}
 		}
@@ -477,13 +484,18 @@ func failed(out *testcase.Outcome, ref testcase.Ref) bool {
 	return false
 }
 
-// hugeSize is the least size rule 9 takes for one the test asked for.
-const hugeSize = 1 << 32
+// hugeSize is the least length rule 9 takes for one the test asked for,
+// and hugeWork the least count for a hang: work in proportion to 16
+// million elements takes seconds.
+const (
+	hugeSize = 1 << 32
+	hugeWork = 1 << 24
+)
 
 // hugeInt returns an integer literal the value of statement i is built
-// from, through the literals and calls that make it, that is negative or
-// at least hugeSize (see rule 9).
-func hugeInt(t *testcase.Test, i int, seen map[int]bool) (int64, bool) {
+// from, through the literals and calls that make it, that is at least
+// limit, or negative if negative is set (see rule 9).
+func hugeInt(t *testcase.Test, i int, limit int64, negative bool, seen map[int]bool) (int64, bool) {
 	if seen[i] {
 		return 0, false
 	}
@@ -492,9 +504,9 @@ func hugeInt(t *testcase.Test, i int, seen map[int]bool) (int64, bool) {
 	if src.Op.Kind == testcase.OpPrim {
 		switch v := src.Value.(type) {
 		case int64:
-			return v, v < 0 || v >= hugeSize
+			return v, v < 0 && negative || v >= limit
 		case uint64:
-			return int64(v), v >= hugeSize
+			return int64(v), v >= uint64(limit)
 		}
 		return 0, false
 	}
@@ -502,7 +514,7 @@ func hugeInt(t *testcase.Test, i int, seen map[int]bool) (int64, bool) {
 		if a.IsOmitted() {
 			continue
 		}
-		if v, ok := hugeInt(t, a.Stmt, seen); ok {
+		if v, ok := hugeInt(t, a.Stmt, limit, negative, seen); ok {
 			return v, true
 		}
 	}

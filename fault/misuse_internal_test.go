@@ -222,7 +222,8 @@ func TestFailedAtCrash(t *testing.T) {
 }
 
 // A negative or huge length built from an integer the test wrote,
-// negative or at least 1<<32, is misuse; one built from a small count is
+// negative or at least 1<<32, is misuse, and so is a hang on an input
+// built from a count of at least 1<<24; one built from a small count is
 // not, nor is another kind of fault.
 func TestSizeAskedFor(t *testing.T) {
 	lit := &testcase.Op{Kind: testcase.OpPrim, Type: types.Typ[types.Int]}
@@ -236,6 +237,9 @@ func TestSizeAskedFor(t *testing.T) {
 	assert.Equal(t, "argument 1 of (*parser.Delimiter).Dump is built from 4294967296, a size the test asked for", Misused(nil, test(uint64(1<<32)), 2, BadLength, "", nil))
 	assert.Equal(t, "", Misused(nil, test(int64(4096)), 2, BadLength, "", nil))
 	assert.Equal(t, "", Misused(nil, test(int64(-2)), 2, IndexOutOfRange, "", nil))
+	assert.Equal(t, "argument 1 of (*parser.Delimiter).Dump is built from 284758393, a size the test asked for", Misused(nil, test(int64(284758393)), 2, Hang, "", nil))
+	assert.Equal(t, "", Misused(nil, test(int64(-2)), 2, Hang, "", nil), "a negative count is no work")
+	assert.Equal(t, "", Misused(nil, test(int64(1000000)), 2, Hang, "", nil))
 }
 
 // A named number type whose package declares exported constants of it
