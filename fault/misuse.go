@@ -120,7 +120,7 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg string
 		src := t.Stmts[a.Stmt]
 		what := argName(s.Op, i)
 		switch {
-		case onNil && src.Op.Kind == testcase.OpNil && nilable(src.Op.Type):
+		case onNil && nilValue(src.Op):
 			return fmt.Sprintf("%s is nil", what)
 		case madeByTest(src.Op) && bypassesConstructor(c, src.Op.Type):
 			return fmt.Sprintf("%s is a %s literal, not made by a constructor", what, types.TypeString(structOf(src.Op.Type), shortQualifier))
@@ -197,7 +197,7 @@ func holdsNil(c *testcase.Cluster, t *testcase.Test, i int, seen map[int]bool) s
 	seen[i] = true
 	src := t.Stmts[i]
 	switch {
-	case src.Op.Kind == testcase.OpNil && nilable(src.Op.Type):
+	case nilValue(src.Op):
 		return "nil " + types.TypeString(src.Op.Type, shortQualifier)
 	case madeByTest(src.Op) && opaque(src.Op.Type):
 		return "the zero value of " + types.TypeString(structOf(src.Op.Type), shortQualifier)
@@ -594,4 +594,10 @@ func releaseMethods(t types.Type) []string {
 		}
 	}
 	return out
+}
+
+// nilValue reports whether op makes a nil pointer, func, map, channel or
+// interface: nil itself, or the zero value of such a type.
+func nilValue(op *testcase.Op) bool {
+	return (op.Kind == testcase.OpNil || op.Kind == testcase.OpZero) && nilable(op.Type)
 }

@@ -219,6 +219,8 @@ func TestFailedAtCrash(t *testing.T) {
 	assert.Equal(t, "argument 1 of require.Eventually is nil", Misused(nil, test, FailedAt(crash, test), kind, "panic: runtime error: invalid memory address or nil pointer dereference", nil))
 	assert.Equal(t, "", Misused(nil, test, -1, kind, "", nil), "the statement not known")
 	assert.False(t, (GoroutinePanic + ": " + IndexOutOfRange).Nil())
+	zeroFunc := &testcase.Test{Stmts: []testcase.Stmt{{Op: &testcase.Op{Kind: testcase.OpZero, Type: cond}}, {Op: eventually, Args: []testcase.Ref{{Stmt: 0}}}}}
+	assert.Equal(t, "argument 1 of require.Eventually is nil", Misused(nil, zeroFunc, 1, kind, "", nil), "the zero value of a func type is nil too")
 }
 
 // A negative or huge length built from an integer the test wrote,

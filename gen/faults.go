@@ -144,12 +144,17 @@ func (j *job) reproduce(ctx context.Context, cands []*fault.Fault) ([]foundFault
 		if f.Kind != fault.Race {
 			i := next
 			next++
+			// When the observing run did not show the fault again (a crash
+			// in a goroutine need not), the search's test is written, and
+			// the rule reads it without observed values.
+			failedAt, msg, out := fault.FailedAt(f, test), f.Message, (*testcase.Outcome)(nil)
 			if g := j.sameFault(f, shrunk[i], observed[i]); g != nil {
 				test, stmt = shrunk[i], g.Stmt
-				if fault.Misused(j.cluster, test, fault.FailedAt(g, test), f.Kind, g.Message, observed[i].Outcome) != "" {
-					j.col.Reclassify(f)
-					continue
-				}
+				failedAt, msg, out = fault.FailedAt(g, test), g.Message, observed[i].Outcome
+			}
+			if fault.Misused(j.cluster, test, failedAt, f.Kind, msg, out) != "" {
+				j.col.Reclassify(f)
+				continue
 			}
 		}
 		found = append(found, foundFault{f: f, rep: j.reproducer(f, test, stmt)})
