@@ -115,9 +115,9 @@ for spec in "${modules[@]}"; do
 			'.faults // [] | .[] | "\($m) \($p): \(.kind) at \(.pos) (\(.func)), call site \(if .callSite == "" then "none" else .callSite end), \(.test)"' "$report"
 	done
 done
-echo "# per module: pairs run, faults, misuse, explicit panics, unconfirmed"
+echo "# per module: pairs run, faults, misuse, failures outside the pair, explicit panics, unconfirmed"
 for spec in "${modules[@]}"; do
 	short=$(echo "$spec" | tr '/@' '__')
 	ls "$out/$short"/*.json >/dev/null 2>&1 || { echo "$spec: no report"; continue; }
-	jq -s -r --arg m "$spec" '"\($m): \(length) pairs, \(map(.faults // [] | length) | add) faults, \(map(.misuse) | add) misuse, \(map(.explicitPanics) | add) explicit panics, \(map(.unconfirmedFaults) | add) unconfirmed"' "$out/$short"/*.json
+	jq -s -r --arg m "$spec" '"\($m): \(length) pairs, \(map(.faults // [] | length) | add) faults, \(map(.misuse) | add) misuse, \(map(.outsidePair // 0) | add) outside the pair, \(map(.explicitPanics) | add) explicit panics, \(map(.unconfirmedFaults) | add) unconfirmed"' "$out/$short"/*.json
 done
