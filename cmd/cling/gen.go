@@ -53,8 +53,9 @@ minimised reproducer in <R dir>/cling_<E name>_faults_test.go, behind the build
 tag cling_faults (go test -tags cling_faults ./R fails once per fault), once it
 failed the same way in two fresh processes. A runtime error caused by an
 argument the test passed (nil, or a struct literal where a constructor exists)
-is misuse, and an explicit panic(v) is behaviour the tests assert: both are
-only counted. --faults-only searches for faults alone and writes only that
+is misuse, a failure of code the test called itself rather than through R is
+outside the pair, and an explicit panic(v) is behaviour the tests assert: all
+three are only counted (see docs/faults.md). --faults-only searches for faults alone and writes only that
 file.
 
 --criteria adds coverage criteria to the coupled branches (see
