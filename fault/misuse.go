@@ -20,7 +20,8 @@ import (
 //     dereference, an assignment to a nil map, a close of a nil channel, a
 //     goroutine blocked for ever, a type assertion on a nil interface,
 //     which the runtime reports as "X is nil, not Y"), an argument written
-//     as nil of a pointer, func, map, channel or interface type;
+//     as nil, or as the zero value, of a pointer, func, map, channel or
+//     interface type;
 //
 //  2. a struct that bypasses its constructor: for any fault, an
 //     argument that is a composite literal, the zero value or a fresh
