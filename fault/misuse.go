@@ -129,11 +129,12 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg string
 			return fmt.Sprintf("%s is a %s the test made up, not one its package made", what, types.TypeString(src.Op.Type, shortQualifier))
 		case onNil && madeByTest(src.Op) && opaque(src.Op.Type):
 			return fmt.Sprintf("%s is the zero value of %s, whose fields are all unexported", what, types.TypeString(structOf(src.Op.Type), shortQualifier))
-		case onNil && src.Op.Kind == testcase.OpCall && observedNil(out, a):
-			if failed(out, a) {
+		case onNil && src.Op.Kind == testcase.OpCall:
+			if isNil, withError := nilResult(out, a); isNil && withError {
 				return fmt.Sprintf("%s is the nil result of %s, which returned an error", what, src.Op.Name)
+			} else if isNil {
+				return fmt.Sprintf("%s is the nil result of %s", what, src.Op.Name)
 			}
-			return fmt.Sprintf("%s is the nil result of %s", what, src.Op.Name)
 		}
 	}
 	if k == Hang {
@@ -150,7 +151,7 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg string
 			if a.IsOmitted() {
 				continue
 			}
-			if v, ok := hugeInt(t, a.Stmt, limit, negative, map[int]bool{}); ok {
+			if v, ok := hugeInt(t, a.Stmt, limit, negative); ok {
 				return fmt.Sprintf("%s is built from %d, a size the test asked for", argName(s.Op, i), v)
 			}
 		}
@@ -168,7 +169,7 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg string
 			if a.IsOmitted() {
 				continue
 			}
-			if why := holdsNil(c, t, a.Stmt, map[int]bool{}); why != "" {
+			if why := holdsNil(c, t, a.Stmt); why != "" {
 				return fmt.Sprintf("%s is built from %s", argName(s.Op, i), why)
 			}
 		}
@@ -189,31 +190,50 @@ func FailedAt(f *Fault, t *testcase.Test) int {
 }
 
 // holdsNil says what nil, opaque zero value or literal that bypasses a
-// constructor (see rules 1 to 3) the value of statement i is built from,
-// through the literals and calls that make it ("" if none).
-func holdsNil(c *testcase.Cluster, t *testcase.Test, i int, seen map[int]bool) string {
-	if seen[i] {
-		return ""
-	}
-	seen[i] = true
-	src := t.Stmts[i]
-	switch {
-	case nilValue(src.Op):
-		return "nil " + types.TypeString(src.Op.Type, shortQualifier)
-	case madeByTest(src.Op) && opaque(src.Op.Type):
-		return "the zero value of " + types.TypeString(structOf(src.Op.Type), shortQualifier)
-	case c != nil && madeByTest(src.Op) && bypassesConstructor(c, src.Op.Type):
-		return "a " + types.TypeString(structOf(src.Op.Type), shortQualifier) + " literal, not made by a constructor"
-	}
-	for _, a := range src.Args {
-		if a.IsOmitted() {
-			continue
+// constructor (see rules 1 to 3) the value of statement i is built from
+// ("" if none).
+func holdsNil(c *testcase.Cluster, t *testcase.Test, i int) string {
+	why, _ := builtOf(t, i, func(k int) (string, bool) {
+		src := t.Stmts[k]
+		switch {
+		case nilValue(src.Op):
+			return "nil " + types.TypeString(src.Op.Type, shortQualifier), true
+		case madeByTest(src.Op) && opaque(src.Op.Type):
+			return "the zero value of " + types.TypeString(structOf(src.Op.Type), shortQualifier), true
+		case c != nil && madeByTest(src.Op) && bypassesConstructor(c, src.Op.Type):
+			return "a " + types.TypeString(structOf(src.Op.Type), shortQualifier) + " literal, not made by a constructor", true
 		}
-		if why := holdsNil(c, t, a.Stmt, seen); why != "" {
-			return why
+		return "", false
+	})
+	return why
+}
+
+// builtOf walks the statements the value of statement i is built from,
+// through the literals and calls that make it: i first, then its inputs,
+// depth first, each once. It returns the first answer found gives.
+func builtOf[T any](t *testcase.Test, i int, found func(k int) (T, bool)) (T, bool) {
+	seen := map[int]bool{}
+	var walk func(k int) (T, bool)
+	walk = func(k int) (T, bool) {
+		var none T
+		if seen[k] {
+			return none, false
 		}
+		seen[k] = true
+		if v, ok := found(k); ok {
+			return v, true
+		}
+		for _, a := range t.Stmts[k].Args {
+			if a.IsOmitted() {
+				continue
+			}
+			if v, ok := walk(a.Stmt); ok {
+				return v, true
+			}
+		}
+		return none, false
 	}
-	return ""
+	return walk(i)
 }
 
 // argName names the i-th argument of a call in a reason.
@@ -273,8 +293,14 @@ func bypassesConstructor(c *testcase.Cluster, t types.Type) bool {
 	if !hidden {
 		return false
 	}
-	for _, typ := range []types.Type{st, types.NewPointer(st)} {
-		for _, op := range c.Producers(typ) {
+	return hasConstructor(c, st, types.NewPointer(st))
+}
+
+// hasConstructor reports whether a function of the cluster (not a method,
+// not one the standard library provides) returns one of the types first.
+func hasConstructor(c *testcase.Cluster, ts ...types.Type) bool {
+	for _, t := range ts {
+		for _, op := range c.Producers(t) {
 			if op.Kind == testcase.OpCall && !op.IsStdProvider() && !op.Method {
 				return true
 			}
@@ -405,7 +431,7 @@ func madeCycle(t *testcase.Test, n int) string {
 		if s.Op.Kind != testcase.OpFieldSet || len(s.Args) != 2 || s.Args[0].IsOmitted() || s.Args[1].IsOmitted() {
 			continue
 		}
-		if builtFrom(t, s.Args[1].Stmt, s.Args[0].Stmt, map[int]bool{}) {
+		if builtFrom(t, s.Args[1].Stmt, s.Args[0].Stmt) {
 			return fmt.Sprintf("the test made a cycle: field %s is set to a value built from the object that holds it", s.Op.Fields[0].Name())
 		}
 	}
@@ -414,20 +440,9 @@ func madeCycle(t *testcase.Test, n int) string {
 
 // builtFrom reports whether the value of statement i is that of
 // statement j or built from it.
-func builtFrom(t *testcase.Test, i, j int, seen map[int]bool) bool {
-	if i == j {
-		return true
-	}
-	if seen[i] {
-		return false
-	}
-	seen[i] = true
-	for _, a := range t.Stmts[i].Args {
-		if !a.IsOmitted() && builtFrom(t, a.Stmt, j, seen) {
-			return true
-		}
-	}
-	return false
+func builtFrom(t *testcase.Test, i, j int) bool {
+	_, ok := builtOf(t, i, func(k int) (struct{}, bool) { return struct{}{}, k == j })
+	return ok
 }
 
 // madeByTest reports whether op makes a struct value the test wrote
@@ -460,29 +475,25 @@ func opaque(t types.Type) bool {
 // shortQualifier writes package names, not paths.
 func shortQualifier(p *types.Package) string { return p.Name() }
 
-// observedNil reports whether the observations show ref nil when the call
-// that made it returned.
-func observedNil(out *testcase.Outcome, ref testcase.Ref) bool {
+// nilResult reports whether the observations show ref nil when the call
+// that made it returned, and whether that call returned an error beside
+// it.
+func nilResult(out *testcase.Outcome, ref testcase.Ref) (isNil, withError bool) {
 	if out == nil {
-		return false
+		return false, false
 	}
 	for _, o := range out.Observations {
-		if !o.End && o.Ref == ref && o.Path == "" && o.Kind == testcase.ObsNil {
-			return true
+		if o.End || o.Ref.Stmt != ref.Stmt || o.Path != "" {
+			continue
+		}
+		switch {
+		case o.Ref.Result == ref.Result && o.Kind == testcase.ObsNil:
+			isNil = true
+		case o.Ref.Result != ref.Result && o.Kind == testcase.ObsError:
+			withError = true
 		}
 	}
-	return false
-}
-
-// failed reports whether the observations show an error among the other
-// results of the call that made ref.
-func failed(out *testcase.Outcome, ref testcase.Ref) bool {
-	for _, o := range out.Observations {
-		if !o.End && o.Ref.Stmt == ref.Stmt && o.Ref.Result != ref.Result && o.Path == "" && o.Kind == testcase.ObsError {
-			return true
-		}
-	}
-	return false
+	return isNil, withError
 }
 
 // hugeSize is the least length rule 9 takes for one the test asked for,
@@ -494,32 +505,18 @@ const (
 )
 
 // hugeInt returns an integer literal the value of statement i is built
-// from, through the literals and calls that make it, that is at least
-// limit, or negative if negative is set (see rule 9).
-func hugeInt(t *testcase.Test, i int, limit int64, negative bool, seen map[int]bool) (int64, bool) {
-	if seen[i] {
-		return 0, false
-	}
-	seen[i] = true
-	src := t.Stmts[i]
-	if src.Op.Kind == testcase.OpPrim {
-		switch v := src.Value.(type) {
+// from that is at least limit, or negative if negative is set (see rule
+// 9).
+func hugeInt(t *testcase.Test, i int, limit int64, negative bool) (int64, bool) {
+	return builtOf(t, i, func(k int) (int64, bool) {
+		switch v := t.Stmts[k].Value.(type) {
 		case int64:
 			return v, v < 0 && negative || v >= limit
 		case uint64:
 			return int64(v), v >= uint64(limit)
 		}
 		return 0, false
-	}
-	for _, a := range src.Args {
-		if a.IsOmitted() {
-			continue
-		}
-		if v, ok := hugeInt(t, a.Stmt, limit, negative, seen); ok {
-			return v, true
-		}
-	}
-	return 0, false
+	})
 }
 
 // declaresConstant reports whether the package of a named type declares
@@ -546,12 +543,7 @@ func madeUpScalar(c *testcase.Cluster, t types.Type) bool {
 	if _, basic := named.Underlying().(*types.Basic); !basic || declaresConstant(named) {
 		return false
 	}
-	for _, op := range c.Producers(t) {
-		if op.Kind == testcase.OpCall && !op.IsStdProvider() && !op.Method {
-			return true
-		}
-	}
-	return false
+	return hasConstructor(c, t)
 }
 
 // releasers are the names of the methods that release what a value holds

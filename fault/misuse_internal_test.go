@@ -55,19 +55,18 @@ func TestHoldsNil(t *testing.T) {
 	str := &testcase.Op{Kind: testcase.OpPrim, Type: types.Typ[types.String]}
 	slice := &testcase.Op{Kind: testcase.OpComposite, Type: types.NewSlice(types.NewPointer(hidden))}
 	call := &testcase.Op{Kind: testcase.OpCall, Name: "cmp.Wrap"}
-	ref := func(i int) []testcase.Ref { return []testcase.Ref{{Stmt: i}} }
 	test := &testcase.Test{Stmts: []testcase.Stmt{
-		{Op: str, Value: "x"},     // 0
-		{Op: call, Args: ref(0)},  // 1: built from a string
-		{Op: nilPtr},              // 2
-		{Op: slice, Args: ref(2)}, // 3: a slice that holds nil
-		{Op: call, Args: ref(3)},  // 4: made from it
-		{Op: zero},                // 5
-		{Op: call, Args: ref(5)},  // 6: made from an opaque zero value
-		{Op: target},              // 7: var v cmp.sliceIndex, passed as &v
+		{Op: str, Value: "x"},      // 0
+		{Op: call, Args: refs(0)},  // 1: built from a string
+		{Op: nilPtr},               // 2
+		{Op: slice, Args: refs(2)}, // 3: a slice that holds nil
+		{Op: call, Args: refs(3)},  // 4: made from it
+		{Op: zero},                 // 5
+		{Op: call, Args: refs(5)},  // 6: made from an opaque zero value
+		{Op: target},               // 7: var v cmp.sliceIndex, passed as &v
 	}}
 	for i, want := range map[int]string{1: "", 3: "nil *cmp.sliceIndex", 4: "nil *cmp.sliceIndex", 6: "the zero value of cmp.sliceIndex", 7: "the zero value of cmp.sliceIndex"} {
-		assert.Equal(t, want, holdsNil(nil, test, i, map[int]bool{}), "statement %d", i)
+		assert.Equal(t, want, holdsNil(nil, test, i), "statement %d", i)
 	}
 }
 
@@ -113,29 +112,22 @@ func TestAnyArgument(t *testing.T) {
 	slice := &testcase.Op{Kind: testcase.OpSlice, Type: types.NewSlice(anyT)}
 	nilAny := &testcase.Op{Kind: testcase.OpNil, Type: anyT}
 	nilSlice := &testcase.Op{Kind: testcase.OpNil, Type: types.NewSlice(anyT)}
-	ref := func(is ...int) []testcase.Ref {
-		var out []testcase.Ref
-		for _, i := range is {
-			out = append(out, testcase.Ref{Stmt: i})
-		}
-		return out
-	}
 	cases := []struct {
 		name  string
 		stmts []testcase.Stmt
 		want  string
 	}{
-		{"any", []testcase.Stmt{{Op: lit(u16), Value: uint64(3)}, {Op: call(anyT), Args: ref(0)}},
+		{"any", []testcase.Stmt{{Op: lit(u16), Value: uint64(3)}, {Op: call(anyT), Args: refs(0)}},
 			"argument 1 of assert.Less is a uint16 passed as any"},
-		{"...any", []testcase.Stmt{{Op: lit(str), Value: "a"}, {Op: lit(u16), Value: uint64(3)}, {Op: slice, Args: ref(1)}, {Op: call(str, types.NewSlice(anyT)), Args: ref(0, 2)}},
+		{"...any", []testcase.Stmt{{Op: lit(str), Value: "a"}, {Op: lit(u16), Value: uint64(3)}, {Op: slice, Args: refs(1)}, {Op: call(str, types.NewSlice(anyT)), Args: refs(0, 2)}},
 			"argument 2 of assert.Less holds a uint16 passed as any"},
-		{"typed", []testcase.Stmt{{Op: lit(str), Value: "a"}, {Op: call(str), Args: ref(0)}}, ""},
-		{"nil any", []testcase.Stmt{{Op: nilAny}, {Op: call(anyT), Args: ref(0)}}, ""},
+		{"typed", []testcase.Stmt{{Op: lit(str), Value: "a"}, {Op: call(str), Args: refs(0)}}, ""},
+		{"nil any", []testcase.Stmt{{Op: nilAny}, {Op: call(anyT), Args: refs(0)}}, ""},
 		// A nil slice is not a nil interface: testify's msgAndArgs given a
 		// nil []any, whose first element is then a []any, not a string.
-		{"nil slice in ...any", []testcase.Stmt{{Op: nilSlice}, {Op: slice, Args: ref(0)}, {Op: call(types.NewSlice(anyT)), Args: ref(1)}},
+		{"nil slice in ...any", []testcase.Stmt{{Op: nilSlice}, {Op: slice, Args: refs(0)}, {Op: call(types.NewSlice(anyT)), Args: refs(1)}},
 			"argument 1 of assert.Less holds a []interface{} passed as any"},
-		{"nil slice as any", []testcase.Stmt{{Op: nilSlice}, {Op: call(anyT), Args: ref(0)}},
+		{"nil slice as any", []testcase.Stmt{{Op: nilSlice}, {Op: call(anyT), Args: refs(0)}},
 			"argument 1 of assert.Less is a []interface{} passed as any"},
 	}
 	for _, tc := range cases {
@@ -146,9 +138,9 @@ func TestAnyArgument(t *testing.T) {
 			assert.Equal(t, "", Misused(nil, test, last, IndexOutOfRange, "", nil), tc.name+", another kind")
 		}
 	}
-	onNil := &testcase.Test{Stmts: []testcase.Stmt{{Op: nilAny}, {Op: call(anyT), Args: ref(0)}}}
+	onNil := &testcase.Test{Stmts: []testcase.Stmt{{Op: nilAny}, {Op: call(anyT), Args: refs(0)}}}
 	assert.Equal(t, "argument 1 of assert.Less is nil", Misused(nil, onNil, 1, TypeAssertion, "interface conversion: interface is nil, not string", nil))
-	typed := &testcase.Test{Stmts: []testcase.Stmt{{Op: lit(str), Value: "a"}, {Op: call(str), Args: ref(0)}}}
+	typed := &testcase.Test{Stmts: []testcase.Stmt{{Op: lit(str), Value: "a"}, {Op: call(str), Args: refs(0)}}}
 	assert.Equal(t, "", Misused(nil, typed, 1, TypeAssertion, "interface conversion: interface is nil, not string", nil), "no nil argument")
 }
 
@@ -256,4 +248,13 @@ func TestDeclaresConstant(t *testing.T) {
 	pkg.Scope().Insert(types.NewConst(token.NoPos, pkg, "maxKey", key, constant.MakeInt64(9)))
 	assert.True(t, declaresConstant(kind))
 	assert.False(t, declaresConstant(key), "an unexported constant does not count")
+}
+
+// refs refers to the first results of statements is.
+func refs(is ...int) []testcase.Ref {
+	out := make([]testcase.Ref, len(is))
+	for k, i := range is {
+		out[k] = testcase.Ref{Stmt: i}
+	}
+	return out
 }

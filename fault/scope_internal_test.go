@@ -27,30 +27,23 @@ func TestMadeByCaller(t *testing.T) {
 	stringer := types.NewInterfaceType([]*types.Func{types.NewFunc(token.NoPos, nil, "String", types.NewSignatureType(nil, nil, nil, nil, types.NewTuple(types.NewVar(token.NoPos, nil, "", types.Typ[types.String])), false))}, nil).Complete()
 	str := &testcase.Op{Kind: testcase.OpCall, Name: "(fmt.Stringer).String", API: true, Method: true, Params: []types.Type{stringer}, Results: []types.Type{types.Typ[types.String]}}
 	kind := &testcase.Op{Kind: testcase.OpPrim, Type: types.Typ[types.Int]}
-	ref := func(is ...int) []testcase.Ref {
-		var out []testcase.Ref
-		for _, i := range is {
-			out = append(out, testcase.Ref{Stmt: i})
-		}
-		return out
-	}
 	cases := []struct {
 		name   string
 		stmts  []testcase.Stmt
 		failed int
 		want   bool
 	}{
-		{"R's file", []testcase.Stmt{{Op: parse}, {Op: pos, Args: ref(0)}}, 1, true},
+		{"R's file", []testcase.Stmt{{Op: parse}, {Op: pos, Args: refs(0)}}, 1, true},
 		{"R's call", []testcase.Stmt{{Op: parse}}, 0, true},
-		{"R's file, a field set by the test", []testcase.Stmt{{Op: parse}, {Op: literal}, {Op: set, Args: ref(0, 1)}, {Op: pos, Args: ref(0)}}, 3, false},
-		{"a field set after the failure", []testcase.Stmt{{Op: parse}, {Op: pos, Args: ref(0)}, {Op: literal}, {Op: set, Args: ref(0, 2)}}, 1, true},
-		{"R's number", []testcase.Stmt{{Op: count}, {Op: get, Args: ref(0)}}, 1, false},
-		{"R's bytes", []testcase.Stmt{{Op: trigger}, {Op: get, Args: ref(0)}}, 1, false},
-		{"the test's literal", []testcase.Stmt{{Op: literal}, {Op: pos, Args: ref(0)}}, 1, false},
+		{"R's file, a field set by the test", []testcase.Stmt{{Op: parse}, {Op: literal}, {Op: set, Args: refs(0, 1)}, {Op: pos, Args: refs(0)}}, 3, false},
+		{"a field set after the failure", []testcase.Stmt{{Op: parse}, {Op: pos, Args: refs(0)}, {Op: literal}, {Op: set, Args: refs(0, 2)}}, 1, true},
+		{"R's number", []testcase.Stmt{{Op: count}, {Op: get, Args: refs(0)}}, 1, false},
+		{"R's bytes", []testcase.Stmt{{Op: trigger}, {Op: get, Args: refs(0)}}, 1, false},
+		{"the test's literal", []testcase.Stmt{{Op: literal}, {Op: pos, Args: refs(0)}}, 1, false},
 		// String through fmt.Stringer is R's API because R's unexported
 		// types implement it, but on the test's own value it is not R's.
-		{"an interface method of R's API on the test's value", []testcase.Stmt{{Op: kind}, {Op: str, Args: ref(0)}}, 1, false},
-		{"an interface method of R's API on R's value", []testcase.Stmt{{Op: parse}, {Op: str, Args: ref(0)}}, 1, true},
+		{"an interface method of R's API on the test's value", []testcase.Stmt{{Op: kind}, {Op: str, Args: refs(0)}}, 1, false},
+		{"an interface method of R's API on R's value", []testcase.Stmt{{Op: parse}, {Op: str, Args: refs(0)}}, 1, true},
 	}
 	for _, tc := range cases {
 		assert.Equal(t, tc.want, madeByCaller(&testcase.Test{Stmts: tc.stmts}, tc.failed), tc.name)
