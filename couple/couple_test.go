@@ -139,6 +139,7 @@ func TestConstructs(t *testing.T) {
 		{"caller/types.go:143:15", "Generics", "(*Stack).Pop", []string{"entry:Generics"}, 2},
 		{"caller/types.go:144:16", "Generics", "(*Stack).Pop", []string{"entry:Generics"}, 2},
 		{"caller/types.go:159:17", "Largest", "Max", []string{"caller/types.go:158:2:true"}, 2},
+		{"caller/types.go:173:16", "Negated", "Apply", []string{"entry:Negated"}, 0},
 	}
 	var got []row
 	total := 0

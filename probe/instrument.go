@@ -490,11 +490,16 @@ func (fi *fileInstr) site(s *couple.CallSite) string {
 	}
 	if fi.inferredGeneric(fun) {
 		// A generic function whose type arguments are inferred cannot be
-		// used as a value: enter while a typed argument is evaluated.
+		// used as a value: enter while a typed argument is evaluated. An
+		// argument that is itself such a function (its type arguments
+		// inferred from the call's parameter) cannot be wrapped either.
 		arg := -1
 		for i, a := range call.Args {
 			if t := fi.typeOf(a); t != nil {
 				if b, ok := t.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
+					continue
+				}
+				if fi.inferredGeneric(ast.Unparen(a)) {
 					continue
 				}
 				arg = i
@@ -502,7 +507,7 @@ func (fi *fileInstr) site(s *couple.CallSite) string {
 			}
 		}
 		if arg < 0 {
-			return "generic call with untyped arguments only"
+			return "generic call with untyped or generic function arguments only"
 		}
 		fi.wrap(call.Args[arg], fmt.Sprintf("%s.Arg(%d, ", RT, id), ")", 2)
 		fi.exit(call, sig)

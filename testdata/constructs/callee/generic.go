@@ -28,3 +28,9 @@ func (s *Stack[T]) Pop() (v T, ok bool) {
 
 // Len returns the number of elements in s.
 func (s *Stack[T]) Len() int { return len(s.items) }
+
+// Apply returns f applied to v.
+func Apply[T any](f func(T) T, v T) T { return f(v) }
+
+// Negate returns -v.
+func Negate[T ~int | ~float64](v T) T { return -v }

@@ -71,6 +71,9 @@ func TestGenerics(t *testing.T) {
 	if got := caller.LargestInt([]int{4, 9, 2}); got != 9 {
 		t.Errorf("LargestInt = %d", got)
 	}
+	if got := caller.Negated(4); got != -4 {
+		t.Errorf("Negated = %d", got)
+	}
 	if _, ok := caller.Largest[string](nil); ok {
 		t.Error("Largest(nil) reported ok")
 	}

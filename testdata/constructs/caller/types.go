@@ -166,3 +166,9 @@ func LargestInt(xs []int) int {
 	v, _ := Largest(xs)
 	return v
 }
+
+// Negated passes a generic callee function, its type arguments inferred,
+// to a generic callee function.
+func Negated(n int) int {
+	return callee.Apply(callee.Negate, n)
+}
