@@ -2,6 +2,7 @@ package gen
 
 import (
 	"context"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -115,6 +116,11 @@ func (j *job) testBinary(ctx context.Context, ws *probe.Workspace, path string, 
 		lines := strings.Split(string(buildOut), "\n")
 		blamed := blame(src, path, lines)
 		if len(blamed) == 0 {
+			if !strings.Contains(string(buildOut), filepath.Base(path)+":") {
+				// Nothing points into the generated file: the package's
+				// own test files do not build, with or without it.
+				return "", nil, &Error{Msg: fmt.Sprintf("the tests of %s do not build, and cling's tests build with them: %s", a.Caller.Pkg.Path, firstLine(lines))}
+			}
 			return "", nil, &Error{Msg: "the generated tests do not build: " + firstLine(lines)}
 		}
 		return "", blamed, nil

@@ -406,7 +406,16 @@ func TestGenBadInput(t *testing.T) {
 	r = runCling(t, dir, "gen", "--caller", "./person", "--callee", "./car", "--algorithm", "hill-climbing")
 	assert.Equal(t, 2, r.code)
 	assert.Contains(t, r.stderr, `unknown algorithm "hill-climbing": use dynamosa, mosa, onegoal, random, ws or wsa`)
-	for _, res := range []result{r} {
+	algo := r
+
+	// R's own test files must build for cling's tests to run beside them.
+	require.NoError(t, os.Chmod(foreign, 0o644))
+	broken := filepath.Join(dir, "person", "broken_test.go")
+	require.NoError(t, os.WriteFile(broken, []byte("package person_test\n\nvar _ = undefinedName\n"), 0o644))
+	r = runCling(t, dir, "gen", "--caller", "./person", "--callee", "./car", "--max-evals", "100", "--force")
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, "cling: the tests of example.com/personcar/person do not build, and cling's tests build with them: person/broken_test.go:3:9: undefined: undefinedName\n", r.stderr)
+	for _, res := range []result{algo, r} {
 		assert.Len(t, strings.Split(strings.TrimSpace(res.stderr), "\n"), 1)
 	}
 }
