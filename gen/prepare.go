@@ -102,11 +102,7 @@ func prepare(ctx context.Context, a *couple.Analysis, cfg Config) (*job, error) 
 	}
 	seedConstants(a, j.cluster, cfg.Tags, cfg.Generated)
 	if len(j.cluster.Covering) == 0 {
-		var why []string
-		for _, s := range j.cluster.Skipped {
-			why = append(why, s.What+": "+s.Reason)
-		}
-		return nil, &Error{Msg: fmt.Sprintf("cling cannot call any covering function of %s: %s", a.Caller.Pkg.Path, strings.Join(why, "; "))}
+		return nil, &Error{Msg: noCoveringFunction(a.Caller.Pkg.Path, j.cluster.Skipped)}
 	}
 	if j.targets, err = targets.Of(a); err != nil {
 		return nil, err
@@ -290,4 +286,22 @@ func seedConstants(a *couple.Analysis, c *testcase.Cluster, tags []string, gener
 			}
 		}
 	}
+}
+
+// shownSkips is how many skipped functions the error of a pair with no
+// callable covering function names; the rest are counted.
+const shownSkips = 3
+
+// noCoveringFunction says why no covering function of R can be called,
+// in one line: the first few functions skipped, with their reasons, and
+// how many more there are.
+func noCoveringFunction(caller string, skipped []testcase.Skip) string {
+	var why []string
+	for _, s := range skipped[:min(len(skipped), shownSkips)] {
+		why = append(why, s.What+": "+s.Reason)
+	}
+	if more := len(skipped) - shownSkips; more > 0 {
+		why = append(why, fmt.Sprintf("and %d more", more))
+	}
+	return fmt.Sprintf("cling cannot call any covering function of %s: %s", caller, strings.Join(why, "; "))
 }

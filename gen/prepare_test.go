@@ -38,3 +38,25 @@ func TestSeedConstantsLeavesOutGeneratedFiles(t *testing.T) {
 		assert.Equal(t, tc.want, slices.Contains(c.Constants.Strings, "from a generated test"), tc.name)
 	}
 }
+
+// With no callable covering function, the error names the first few
+// functions skipped and counts the rest, on one line.
+func TestNoCoveringFunction(t *testing.T) {
+	skip := func(n int) []testcase.Skip {
+		var out []testcase.Skip
+		for i := range n {
+			out = append(out, testcase.Skip{What: "p.F" + string(rune('a'+i)), Reason: "no value"})
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		skipped int
+		want    string
+	}{
+		{1, "cling cannot call any covering function of ex/r: p.Fa: no value"},
+		{3, "cling cannot call any covering function of ex/r: p.Fa: no value; p.Fb: no value; p.Fc: no value"},
+		{5, "cling cannot call any covering function of ex/r: p.Fa: no value; p.Fb: no value; p.Fc: no value; and 2 more"},
+	} {
+		assert.Equal(t, tc.want, noCoveringFunction("ex/r", skip(tc.skipped)))
+	}
+}
