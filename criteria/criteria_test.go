@@ -137,7 +137,7 @@ func TestSmartSelection(t *testing.T) {
 
 	c := pairOf(t, fixture.Copy(t, "constructs"), "./caller", "./callee")
 	assert.Equal(t, []string{"caller/runtime.go:60", "caller/types.go:145"}, goalIDs(c, "line", criteria.Smart)["line"])
-	assert.Len(t, goalIDs(c, "line", criteria.AllGoals)["line"], 249)
+	assert.Len(t, goalIDs(c, "line", criteria.AllGoals)["line"], 253)
 }
 
 // The coverage of every criterion by the mutants fixture's own tests of

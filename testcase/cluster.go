@@ -511,7 +511,9 @@ func recvTypeParams(sig *types.Signature) int {
 
 // instantiations proposes type arguments for a generic function: for each
 // type parameter, the first candidates among a fixed list of common types
-// and the named types of R and E that satisfy its constraint.
+// and the named types of R and E that satisfy its constraint; for a type
+// parameter constrained by a type built from the others (S ~[]T,
+// M ~map[K]V), that type with their arguments in place.
 func (c *Cluster) instantiations(fn *types.Func) [][]types.Type {
 	sig := fn.Type().(*types.Signature)
 	if sig.Recv() != nil {
@@ -519,39 +521,190 @@ func (c *Cluster) instantiations(fn *types.Func) [][]types.Type {
 	}
 	tps := sig.TypeParams()
 	candidates := c.typeArgCandidates()
-	var options [][]types.Type
+	options := make([][]types.Type, tps.Len())
+	derived := make([]types.Type, tps.Len())
 	for i := 0; i < tps.Len(); i++ {
-		var ok []types.Type
 		for _, t := range candidates {
 			if satisfies(t, tps.At(i)) {
-				ok = append(ok, t)
+				options[i] = append(options[i], t)
 			}
-			if len(ok) == 2 {
+			if len(options[i]) == 2 {
 				break
 			}
 		}
-		if len(ok) == 0 {
-			return nil
+		if len(options[i]) == 0 {
+			if derived[i] = builtFromTypeParams(tps.At(i)); derived[i] == nil {
+				return nil
+			}
 		}
-		options = append(options, ok)
 	}
-	// All combinations, at most 4.
+	// All combinations of the candidates, at most 4; derived type
+	// arguments follow from the others (types.Instantiate checks them
+	// against their constraints).
 	var out [][]types.Type
-	var rec func(i int, acc []types.Type)
-	rec = func(i int, acc []types.Type) {
+	acc := make([]types.Type, tps.Len())
+	var rec func(i int)
+	rec = func(i int) {
 		if len(out) >= 4 {
 			return
 		}
-		if i == len(options) {
-			out = append(out, append([]types.Type(nil), acc...))
+		if i == tps.Len() {
+			targs := slices.Clone(acc)
+			for k, d := range derived {
+				if d == nil {
+					continue
+				}
+				if targs[k] = substTypeParams(d, tps, targs); targs[k] == nil {
+					return
+				}
+			}
+			out = append(out, targs)
+			return
+		}
+		if derived[i] != nil {
+			rec(i + 1)
 			return
 		}
 		for _, t := range options[i] {
-			rec(i+1, append(acc, t))
+			acc[i] = t
+			rec(i + 1)
 		}
 	}
-	rec(0, nil)
+	rec(0)
 	return out
+}
+
+// builtFromTypeParams returns the type a type parameter's constraint is
+// made of when it is one type, possibly with a tilde, built from other
+// type parameters (~[]T, ~map[K]V, ~func(T) bool), or nil.
+func builtFromTypeParams(tp *types.TypeParam) types.Type {
+	iface, ok := tp.Constraint().Underlying().(*types.Interface)
+	if !ok || iface.NumEmbeddeds() != 1 {
+		return nil
+	}
+	t := iface.EmbeddedType(0)
+	if u, ok := t.(*types.Union); ok {
+		if u.Len() != 1 {
+			return nil
+		}
+		t = u.Term(0).Type()
+	}
+	if _, ok := t.(*types.TypeParam); ok || !mentionsTypeParam(t) {
+		return nil
+	}
+	return t
+}
+
+// mentionsTypeParam reports whether t is built from a type parameter.
+func mentionsTypeParam(t types.Type) bool {
+	found := false
+	var walk func(t types.Type)
+	walk = func(t types.Type) {
+		switch t := t.(type) {
+		case *types.TypeParam:
+			found = true
+		case *types.Slice:
+			walk(t.Elem())
+		case *types.Array:
+			walk(t.Elem())
+		case *types.Pointer:
+			walk(t.Elem())
+		case *types.Chan:
+			walk(t.Elem())
+		case *types.Map:
+			walk(t.Key())
+			walk(t.Elem())
+		case *types.Signature:
+			for _, tu := range []*types.Tuple{t.Params(), t.Results()} {
+				for i := 0; i < tu.Len(); i++ {
+					walk(tu.At(i).Type())
+				}
+			}
+		case *types.Named:
+			for i := 0; i < t.TypeArgs().Len(); i++ {
+				walk(t.TypeArgs().At(i))
+			}
+		case *types.Struct:
+			for i := 0; i < t.NumFields(); i++ {
+				walk(t.Field(i).Type())
+			}
+		}
+	}
+	walk(t)
+	return found
+}
+
+// substTypeParams returns t with the type parameters tps replaced by
+// targs, or nil when one of them has no argument or t is of a kind it
+// does not rebuild.
+func substTypeParams(t types.Type, tps *types.TypeParamList, targs []types.Type) types.Type {
+	sub := func(t types.Type) types.Type { return substTypeParams(t, tps, targs) }
+	if !mentionsTypeParam(t) {
+		return t
+	}
+	switch t := t.(type) {
+	case *types.TypeParam:
+		for i := 0; i < tps.Len(); i++ {
+			if tps.At(i) == t {
+				return targs[i]
+			}
+		}
+		return nil
+	case *types.Slice:
+		if e := sub(t.Elem()); e != nil {
+			return types.NewSlice(e)
+		}
+	case *types.Array:
+		if e := sub(t.Elem()); e != nil {
+			return types.NewArray(e, t.Len())
+		}
+	case *types.Pointer:
+		if e := sub(t.Elem()); e != nil {
+			return types.NewPointer(e)
+		}
+	case *types.Chan:
+		if e := sub(t.Elem()); e != nil {
+			return types.NewChan(t.Dir(), e)
+		}
+	case *types.Map:
+		if k, v := sub(t.Key()), sub(t.Elem()); k != nil && v != nil {
+			return types.NewMap(k, v)
+		}
+	case *types.Signature:
+		params, okParams := substTuple(t.Params(), sub)
+		results, okResults := substTuple(t.Results(), sub)
+		if okParams && okResults {
+			return types.NewSignatureType(nil, nil, nil, params, results, t.Variadic())
+		}
+	case *types.Named:
+		var args []types.Type
+		for i := 0; i < t.TypeArgs().Len(); i++ {
+			a := sub(t.TypeArgs().At(i))
+			if a == nil {
+				return nil
+			}
+			args = append(args, a)
+		}
+		if inst, err := types.Instantiate(nil, t.Origin(), args, true); err == nil {
+			return inst
+		}
+	}
+	return nil
+}
+
+// substTuple rebuilds a tuple with sub applied to its types; ok is false
+// when sub fails on one. (An empty tuple is nil.)
+func substTuple(tu *types.Tuple, sub func(types.Type) types.Type) (_ *types.Tuple, ok bool) {
+	vars := make([]*types.Var, tu.Len())
+	for i := range vars {
+		v := tu.At(i)
+		t := sub(v.Type())
+		if t == nil {
+			return nil, false
+		}
+		vars[i] = types.NewParam(v.Pos(), v.Pkg(), v.Name(), t)
+	}
+	return types.NewTuple(vars...), true
 }
 
 // typeArgCandidates are the types instantiations tries, in order: int,
@@ -580,6 +733,9 @@ func (c *Cluster) whyNoInstantiation(fn *types.Func) string {
 	candidates := c.typeArgCandidates()
 	for i := 0; i < sig.TypeParams().Len(); i++ {
 		tp := sig.TypeParams().At(i)
+		if builtFromTypeParams(tp) != nil {
+			continue
+		}
 		if !slices.ContainsFunc(candidates, func(t types.Type) bool { return satisfies(t, tp) }) {
 			return fmt.Sprintf("type parameter %s: no type cling tries (int, string, float64, bool, the exported types of %s and %s) satisfies its constraint %s",
 				tp.Obj().Name(), c.Caller.Name, c.Callee.Name, types.TypeString(tp.Constraint(), qualifyByName))

@@ -88,8 +88,15 @@ func TestClusterGenerics(t *testing.T) {
 	all := strings.Join(names(c.API), " ")
 	assert.Contains(t, all, "caller.Largest[int]")
 	assert.Contains(t, all, "caller.Largest[string]")
+	// Type parameters constrained by types built from the others.
+	assert.Contains(t, all, "caller.Last[int, []int]")
+	assert.Contains(t, all, "caller.Last[string, []string]")
+	assert.Contains(t, all, "caller.Size[int, int, map[int]int]")
+	assert.Contains(t, all, "caller.Size[string, string, map[string]string]")
 	for _, s := range c.Skipped {
 		assert.NotContains(t, s.What, "caller.Largest")
+		assert.NotContains(t, s.What, "caller.Last")
+		assert.NotContains(t, s.What, "caller.Size")
 	}
 }
 

@@ -71,6 +71,12 @@ func TestGenerics(t *testing.T) {
 	if got := caller.LargestInt([]int{4, 9, 2}); got != 9 {
 		t.Errorf("LargestInt = %d", got)
 	}
+	if got, ok := caller.Last([]string{"a", "b"}); got != "b" || !ok {
+		t.Errorf("Last = %q, %t", got, ok)
+	}
+	if got := caller.Size(map[string]int{"a": 1}); got != 1 {
+		t.Errorf("Size = %d", got)
+	}
 	if got := caller.Negated(4); got != -4 {
 		t.Errorf("Negated = %d", got)
 	}

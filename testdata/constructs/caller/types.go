@@ -172,3 +172,18 @@ func LargestInt(xs []int) int {
 func Negated(n int) int {
 	return callee.Apply(callee.Negate, n)
 }
+
+// Last returns the last element of s; ok is false when s is empty. The
+// constraint of S is a type built from T.
+func Last[T any, S ~[]T](s S) (last T, ok bool) {
+	if len(s) == 0 {
+		return last, false
+	}
+	return s[len(s)-1], true
+}
+
+// Size counts the entries of m, whose type parameter's constraint is
+// built from two others.
+func Size[K comparable, V any, M ~map[K]V](m M) int {
+	return len(m)
+}
