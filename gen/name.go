@@ -2,12 +2,14 @@ package gen
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/cling-go/cling/couple"
 	"github.com/cling-go/cling/emit"
 	"github.com/cling-go/cling/mosa"
+	"github.com/cling-go/cling/testcase"
 )
 
 // namedTest is a kept test on its way to the file.
@@ -131,9 +133,23 @@ func exportName(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// sortNamed orders tests by their first goal.
+// sortNamed orders tests by their first goal, those that change
+// package-level state last: go test runs a file's tests in one process,
+// in order, and the state such a test leaves would reach the tests after
+// it, which cling ran each in a process without it.
 func sortNamed(ts []namedTest) {
-	sort.SliceStable(ts, func(i, j int) bool { return ts[i].goals[0] < ts[j].goals[0] })
+	sort.SliceStable(ts, func(i, j int) bool {
+		if wi, wj := writesState(ts[i].Test.Test), writesState(ts[j].Test.Test); wi != wj {
+			return wj
+		}
+		return ts[i].goals[0] < ts[j].goals[0]
+	})
+}
+
+// writesState reports whether a test calls a function that changes
+// package-level state.
+func writesState(t *testcase.Test) bool {
+	return t != nil && slices.ContainsFunc(t.Stmts, func(s testcase.Stmt) bool { return s.Op.WritesState })
 }
 
 // namesOf lists the names of the tests.

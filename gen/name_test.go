@@ -7,6 +7,7 @@ import (
 	"github.com/cling-go/cling/couple"
 	"github.com/cling-go/cling/emit"
 	"github.com/cling-go/cling/internal/fixture"
+	"github.com/cling-go/cling/testcase"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -88,4 +89,17 @@ func TestExportName(t *testing.T) {
 	} {
 		assert.Equal(t, want, exportName(in), in)
 	}
+}
+
+// Tests are ordered by their first goal, those that change package-level
+// state last.
+func TestSortNamedPutsStateWritersLast(t *testing.T) {
+	writer := &testcase.Op{Name: "r.Register", WritesState: true}
+	reader := &testcase.Op{Name: "r.Render"}
+	test := func(name string, op *testcase.Op, goal int32) namedTest {
+		return namedTest{Test: emit.Test{Name: name, Test: &testcase.Test{Stmts: []testcase.Stmt{{Op: op}}}}, goals: []int32{goal}}
+	}
+	ts := []namedTest{test("TestW2", writer, 5), test("TestR3", reader, 9), test("TestW1", writer, 1), test("TestR1", reader, 2)}
+	sortNamed(ts)
+	assert.Equal(t, []string{"TestR1", "TestR3", "TestW1", "TestW2"}, namesOf(ts))
 }

@@ -71,3 +71,40 @@ func TestWithoutFailedAssertions(t *testing.T) {
 	}
 	assert.Equal(t, []testcase.Observation{noErr, label, length, unasserted}, outcome.Observations, "the test's outcome stays as it was")
 }
+
+// When a test that changes no package-level state fails beside tests
+// that do, those tests are blamed and go; otherwise nothing is blamed.
+func TestBlameStateWriters(t *testing.T) {
+	writer := &testcase.Op{Name: "r.Register", WritesState: true}
+	reader := &testcase.Op{Name: "r.Render"}
+	test := func(name string, op *testcase.Op) namedTest {
+		return namedTest{Test: emit.Test{Name: name, Test: &testcase.Test{Stmts: []testcase.Stmt{{Op: op}}}}}
+	}
+	tests := []namedTest{test("TestA", reader), test("TestB", reader), test("TestW", writer)}
+	for _, tc := range []struct {
+		name     string
+		failed   []string
+		kept     []string
+		blamed   []string
+		noWriter bool
+	}{
+		{"a reader failed", []string{"TestB"}, []string{"TestA", "TestB"}, []string{"TestW"}, false},
+		{"only the writer failed", []string{"TestW"}, []string{"TestA", "TestB", "TestW"}, nil, false},
+		{"nothing failed", nil, []string{"TestA", "TestB", "TestW"}, nil, false},
+		{"no writer", []string{"TestB"}, []string{"TestA", "TestB"}, nil, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := tests
+			if tc.noWriter {
+				in = tests[:2]
+			}
+			failures := map[string]*failure{}
+			for _, n := range tc.failed {
+				failures[n] = &failure{}
+			}
+			kept, blamed := blameStateWriters(in, failures)
+			assert.Equal(t, tc.kept, namesOf(kept))
+			assert.Equal(t, tc.blamed, blamed)
+		})
+	}
+}

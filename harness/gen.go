@@ -37,6 +37,9 @@ func executorSource(c *testcase.Cluster, name, rtImport string, packages []strin
 		if op.SetsUp() {
 			lit = "{Setup: true, " + strings.TrimPrefix(lit, "{")
 		}
+		if op.WritesState {
+			lit = "{WritesState: true, " + strings.TrimPrefix(lit, "{")
+		}
 		ops.WriteString("\t" + lit + ",\n")
 	}
 	var b strings.Builder

@@ -30,10 +30,18 @@ type env struct {
 }
 
 // setup analyses a fixture pair and builds its executor.
-func setup(t *testing.T, fix, caller, callee string) env {
+func setup(t *testing.T, fix, caller, callee string, adjust ...func(*testcase.Cluster)) env {
 	t.Helper()
-	p := harnesstest.Build(t, fix, caller, callee)
+	p := harnesstest.Build(t, fix, caller, callee, adjust...)
 	return env{p.A, p.C, p.Exe}
+}
+
+// runInOneProcess clears the cluster's marks of calls that change
+// package-level state, after which a worker would retire.
+func runInOneProcess(c *testcase.Cluster) {
+	for _, op := range c.Ops {
+		op.WritesState = false
+	}
 }
 
 func (v env) executor(t *testing.T, workers int, timeout time.Duration, extraEnv ...string) *harness.Executor {
@@ -86,7 +94,10 @@ func doTest(t *testing.T, c *testcase.Cluster, what string, n int64) *testcase.T
 // The executor survives every way a test can go wrong, says what
 // happened, and the tests around the bad one run normally.
 func TestSurvivesMisbehaviour(t *testing.T) {
-	v := setup(t, "nasty", "./caller", "./callee")
+	// caller.Do may call Hoard, which keeps memory in a package-level
+	// variable: the worker would retire after every test. The counts of
+	// worker starts below are those of the misbehaviour alone.
+	v := setup(t, "nasty", "./caller", "./callee", runInOneProcess)
 	cases := []struct {
 		what    string
 		n       int64
@@ -640,4 +651,37 @@ func TestExecutorIsTheTestBinary(t *testing.T) {
 	assert.Equal(t, []string{"-test.run=^TestClingExecutor1$", "-test.count=1", "-test.timeout=0"}, exe.Args)
 	assert.NotEqual(t, entries[0], filepath.Dir(exe.Path))
 	assert.Equal(t, "3", label(exe))
+}
+
+// A test that calls a function changing package-level state (the
+// registry fixture's Register) ends its worker: the next test does not see
+// the state it left, and covers what it covers on its own.
+func TestStateWritersRunAlone(t *testing.T) {
+	v := setup(t, "registry", "./render", "./format")
+	ops := map[string]*testcase.Op{}
+	for _, op := range v.c.API {
+		ops[op.Name] = op
+	}
+	register, render := ops["render.Register"], ops["render.Render"]
+	require.NotNil(t, register)
+	require.NotNil(t, render)
+	assert.True(t, register.WritesState)
+	assert.False(t, render.WritesState)
+	str := v.c.Producers(types.Typ[types.String])[0]
+	call := func(ops ...*testcase.Op) *testcase.Test {
+		tc := &testcase.Test{Stmts: []testcase.Stmt{{Op: str, Value: "x"}}}
+		for _, op := range ops {
+			tc.Stmts = append(tc.Stmts, testcase.Stmt{Op: op, Args: []testcase.Ref{{Stmt: 0}}})
+		}
+		return tc
+	}
+	x := v.executor(t, 1, time.Second)
+	res, err := x.Run(context.Background(), []*testcase.Test{call(render), call(register, render), call(render)}, false)
+	require.NoError(t, err)
+	alone, registered, after := res[0].Trace.Covered, res[1].Trace.Covered, res[2].Trace.Covered
+	assert.Len(t, alone, 1)
+	assert.Len(t, registered, 1)
+	assert.NotEqual(t, alone, registered, "Register changes the branch Style takes")
+	assert.Equal(t, alone, after, "the test after Register's runs in a fresh process")
+	assert.Equal(t, 1, x.Stats().Retirements)
 }

@@ -13,6 +13,8 @@ import (
 
 	"github.com/cling-go/cling/ccfg"
 	"github.com/cling-go/cling/couple"
+	"github.com/cling-go/cling/internal/pkgstate"
+	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/types/typeutil"
 )
 
@@ -99,6 +101,10 @@ type Op struct {
 	// argument of interface type (decode target, function), nil if the
 	// analysis found nothing.
 	Uses []ParamUse
+	// WritesState marks calls of functions that change package-level
+	// state (see package pkgstate): what a test does after one depends on
+	// it, so the executor runs the next test in a fresh process.
+	WritesState bool
 }
 
 // Use is how the code under test treats input k of a call (see Uses).
@@ -235,6 +241,8 @@ type Cluster struct {
 	height      typeutil.Map // types.Type -> int (buildHeight)
 	fieldSets   typeutil.Map // pointer type -> []*Op
 	seenOps     map[string]*Op
+	// writers are the functions that change package-level state.
+	writers map[*types.Func]bool
 }
 
 // Skip is a function or method of R that a test outside R can call, but
@@ -261,6 +269,11 @@ func NewCluster(a *couple.Analysis, maxDepth int) *Cluster {
 		seenOps:  map[string]*Op{},
 	}
 	c.scan = scanPackages(a)
+	var ssaPkgs []*ssa.Package
+	for _, p := range a.Prog.Packages {
+		ssaPkgs = append(ssaPkgs, p.SSA)
+	}
+	c.writers = pkgstate.Writers(ssaPkgs)
 	covering := map[*types.Func]bool{}
 	goals := map[*types.Func][]int32{}
 	for _, f := range a.Covering {
@@ -763,7 +776,7 @@ func (c *Cluster) newCallOp(fn *types.Func, sig *types.Signature, targs []types.
 // when the harness cannot call it, it returns nil and the reason.
 func (c *Cluster) callOp(fn *types.Func, sig *types.Signature, targs []types.Type) (*Op, string) {
 	name := funcName(fn, sig, targs)
-	op := &Op{Kind: OpCall, Name: name, Func: fn, TypeArgs: targs, Variadic: sig.Variadic()}
+	op := &Op{Kind: OpCall, Name: name, Func: fn, TypeArgs: targs, Variadic: sig.Variadic(), WritesState: c.writers[fn.Origin()]}
 	if recv := sig.Recv(); recv != nil {
 		// A receiver of an unexported type is fine: values come from
 		// constructors, and the harness calls through an interface, which

@@ -678,3 +678,22 @@ func TestGenSecondaryBadInput(t *testing.T) {
 	assert.Equal(t, 1, r.code)
 	assert.Equal(t, "cling: warning: --secondary-patience has no effect with --secondary crowding", strings.Split(r.stderr, "\n")[0])
 }
+
+// A test that changes package-level state runs in a worker of its own and
+// comes last in the file: in the registry fixture, Render shows a name in
+// the custom style only after Register was given it, so the search must
+// find both calls in one test, the file covers what the search covered,
+// and the file passes when go test runs its tests several times in one
+// process.
+func TestGenPackageState(t *testing.T) {
+	dir := fixture.Copy(t, "registry")
+	rep := genRun(t, dir, "--caller", "./render", "--callee", "./format", "--max-evals", "500", "--seed", "1")
+	assert.Equal(t, 2, rep.Covered)
+	assert.Empty(t, rep.Dropped)
+	src := readFile(t, rep.TestFile)
+	register, render := strings.LastIndex(src, "render.Register("), strings.LastIndex(src, "func Test")
+	require.Positive(t, register)
+	assert.Greater(t, register, render, "the test that calls Register is the file's last")
+	out, ok := goTestOutput(t, dir, "-count=3", "./render")
+	assert.True(t, ok, out)
+}

@@ -27,8 +27,9 @@ type Pair struct {
 // Build copies the fixture module fix (testdata/fix) into a temporary
 // directory, analyses the pair caller → callee in it (directories relative
 // to the module), instruments it for the search and builds its executor.
-// Everything it makes is removed when the test ends.
-func Build(t testing.TB, fix, caller, callee string) Pair {
+// Everything it makes is removed when the test ends. Each of adjust may
+// change the cluster before the executor is built from it.
+func Build(t testing.TB, fix, caller, callee string, adjust ...func(*testcase.Cluster)) Pair {
 	t.Helper()
 	dir := fixture.Copy(t, fix)
 	a, err := couple.LoadPair(ccfg.LoadConfig{Dir: dir}, caller, callee)
@@ -37,6 +38,9 @@ func Build(t testing.TB, fix, caller, callee string) Pair {
 	require.NoError(t, err)
 	t.Cleanup(func() { sess.Close() })
 	c := testcase.NewCluster(a, 4)
+	for _, f := range adjust {
+		f(c)
+	}
 	exe, err := harness.Build(context.Background(), sess, c, harness.BuildOptions{CacheDir: t.TempDir()})
 	require.NoError(t, err)
 	return Pair{A: a, C: c, Exe: exe}

@@ -60,6 +60,10 @@ type Op struct {
 	// at the end of the test only fields that differ from the snapshot are
 	// observed.
 	Setup bool
+	// WritesState marks calls that change package-level state: the worker
+	// retires after a test that makes one, so that the next test starts
+	// from the state a fresh process has.
+	WritesState bool
 }
 
 // As converts an argument to the parameter type; nil (an omitted argument
@@ -295,7 +299,7 @@ func (s *server) serve(in *bufio.Reader, out io.Writer) {
 				os.Exit(3)
 			}
 			res := s.run(t, flags, limits{cut, cpuCut, timeout})
-			retire := res.retire || s.overLimits()
+			retire := res.retire || s.overLimits() || t.writesState(s.cfg.Ops)
 			buf = encodeResult(buf[:0], s.cfg, res, retire)
 			if flags&reqObserve != 0 {
 				buf = appendObservations(buf, res.observed)
@@ -347,6 +351,17 @@ type stmt struct {
 	base    int
 	value   any
 	variant int
+}
+
+// writesState reports whether the test calls an op that changes
+// package-level state.
+func (t *test) writesState(ops []Op) bool {
+	for _, st := range t.stmts {
+		if ops[st.op].WritesState {
+			return true
+		}
+	}
+	return false
 }
 
 func decodeTest(r *reader, ops []Op) *test {
