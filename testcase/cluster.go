@@ -610,41 +610,50 @@ func builtFromTypeParams(tp *types.TypeParam) types.Type {
 
 // mentionsTypeParam reports whether t is built from a type parameter.
 func mentionsTypeParam(t types.Type) bool {
-	found := false
-	var walk func(t types.Type)
-	walk = func(t types.Type) {
-		switch t := t.(type) {
-		case *types.TypeParam:
-			found = true
-		case *types.Slice:
-			walk(t.Elem())
-		case *types.Array:
-			walk(t.Elem())
-		case *types.Pointer:
-			walk(t.Elem())
-		case *types.Chan:
-			walk(t.Elem())
-		case *types.Map:
-			walk(t.Key())
-			walk(t.Elem())
-		case *types.Signature:
-			for _, tu := range []*types.Tuple{t.Params(), t.Results()} {
-				for i := 0; i < tu.Len(); i++ {
-					walk(tu.At(i).Type())
-				}
-			}
-		case *types.Named:
-			for i := 0; i < t.TypeArgs().Len(); i++ {
-				walk(t.TypeArgs().At(i))
-			}
-		case *types.Struct:
-			for i := 0; i < t.NumFields(); i++ {
-				walk(t.Field(i).Type())
+	switch t := t.(type) {
+	case *types.TypeParam:
+		return true
+	case *types.Struct:
+		for i := 0; i < t.NumFields(); i++ {
+			if mentionsTypeParam(t.Field(i).Type()) {
+				return true
 			}
 		}
+		return false
 	}
-	walk(t)
+	found := false
+	forComponents(t, func(c types.Type) { found = found || mentionsTypeParam(c) })
 	return found
+}
+
+// forComponents calls f with each type t is directly built from: the
+// element of a pointer, slice, array or channel, the key and element of a
+// map, the parameters and results of a signature, the type arguments of
+// an instantiated named type. Struct fields are left to the caller.
+func forComponents(t types.Type, f func(types.Type)) {
+	switch t := t.(type) {
+	case *types.Pointer:
+		f(t.Elem())
+	case *types.Slice:
+		f(t.Elem())
+	case *types.Array:
+		f(t.Elem())
+	case *types.Chan:
+		f(t.Elem())
+	case *types.Map:
+		f(t.Key())
+		f(t.Elem())
+	case *types.Signature:
+		for _, tu := range []*types.Tuple{t.Params(), t.Results()} {
+			for i := 0; i < tu.Len(); i++ {
+				f(tu.At(i).Type())
+			}
+		}
+	case *types.Named:
+		for i := 0; i < t.TypeArgs().Len(); i++ {
+			f(t.TypeArgs().At(i))
+		}
+	}
 }
 
 // substTypeParams returns t with the type parameters tps replaced by

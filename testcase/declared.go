@@ -168,41 +168,19 @@ func (c *Cluster) DeclaredIn(ts ...types.Type) []*types.Named {
 	seen := map[*types.Named]bool{}
 	var walk func(t types.Type)
 	walk = func(t types.Type) {
-		switch u := types.Unalias(t).(type) {
-		case *types.Named:
-			if IsDeclaredPkg(u.Obj().Pkg()) {
-				if seen[u] {
-					return
-				}
-				seen[u] = true
-				st := u.Underlying().(*types.Struct)
-				for i := 0; i < st.NumFields(); i++ {
-					walk(st.Field(i).Type())
-				}
+		t = types.Unalias(t)
+		if u, ok := t.(*types.Named); ok && IsDeclaredPkg(u.Obj().Pkg()) {
+			if seen[u] {
 				return
 			}
-			for i := 0; i < u.TypeArgs().Len(); i++ {
-				walk(u.TypeArgs().At(i))
+			seen[u] = true
+			st := u.Underlying().(*types.Struct)
+			for i := 0; i < st.NumFields(); i++ {
+				walk(st.Field(i).Type())
 			}
-		case *types.Pointer:
-			walk(u.Elem())
-		case *types.Slice:
-			walk(u.Elem())
-		case *types.Array:
-			walk(u.Elem())
-		case *types.Map:
-			walk(u.Key())
-			walk(u.Elem())
-		case *types.Chan:
-			walk(u.Elem())
-		case *types.Signature:
-			for i := 0; i < u.Params().Len(); i++ {
-				walk(u.Params().At(i).Type())
-			}
-			for i := 0; i < u.Results().Len(); i++ {
-				walk(u.Results().At(i).Type())
-			}
+			return
 		}
+		forComponents(t, walk)
 	}
 	for _, t := range ts {
 		if t != nil {
