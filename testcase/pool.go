@@ -10,7 +10,7 @@ import (
 
 // maxPool bounds the pool of types values of the empty interface are
 // drawn from.
-const maxPool = 40
+const maxPool = 48
 
 // isEmptyInterface reports whether t is an interface every type
 // satisfies (any, interface{}, or a named type of one).
@@ -95,9 +95,17 @@ func (c *Cluster) poolProducers(t types.Type) []*Op {
 //  3. the declared struct types (Declared) and pointers to them;
 //  4. function types: func(int, int) bool, func(string, string) bool,
 //     func(int) int, func(string) string, func(string) bool;
-//  5. the types of the case clauses of R's and E's type switches, in
+//  5. a type of each kind and shape left that code walking types by
+//     reflection tells apart: channels of the three directions (chan
+//     int, <-chan int, chan<- string), a variadic function and one with
+//     two results (func(...string) int, func(int) (string, error)), a
+//     slice of an interface with methods ([]error), a map of slices
+//     (map[string][]int), maps whose keys are of other kinds than int
+//     and string (map[any]int, whose keys are of the pool's types,
+//     map[float64]bool, map[[2]int]string) and uintptr;
+//  6. the types of the case clauses of R's and E's type switches, in
 //     source order;
-//  6. the exported named types (not interfaces, not generic) of R, E and
+//  7. the exported named types (not interfaces, not generic) of R, E and
 //     the packages outside the standard library they import, by package
 //     then name, with *T too for a struct T a constructor returns as *T.
 func (c *Cluster) buildPool() {
@@ -142,6 +150,9 @@ func (c *Cluster) buildPool() {
 	for _, t := range []types.Type{fn([]types.Type{in, in}, b), fn([]types.Type{str, str}, b), fn([]types.Type{in}, in), fn([]types.Type{str}, str), fn([]types.Type{str}, b)} {
 		add(t)
 	}
+	for _, t := range otherShapes() {
+		add(t)
+	}
 	for _, t := range c.caseTypes() {
 		add(t)
 	}
@@ -171,6 +182,28 @@ func (c *Cluster) buildPool() {
 		}
 	}
 	c.Pool = pool
+}
+
+// otherShapes are the types of group 5 of the pool: a kind or shape
+// each that a reflect.Kind switch or a type printer tells apart and the
+// groups before lack.
+func otherShapes() []types.Type {
+	in, str := types.Typ[types.Int], types.Typ[types.String]
+	param := func(t types.Type) *types.Var { return types.NewParam(token.NoPos, nil, "", t) }
+	errT := types.Universe.Lookup("error").Type()
+	return []types.Type{
+		types.NewChan(types.SendRecv, in),
+		types.NewChan(types.RecvOnly, in),
+		types.NewChan(types.SendOnly, str),
+		types.NewSignatureType(nil, nil, nil, types.NewTuple(param(types.NewSlice(str))), types.NewTuple(param(in)), true),
+		types.NewSignatureType(nil, nil, nil, types.NewTuple(param(in)), types.NewTuple(param(str), param(errT)), false),
+		types.NewSlice(errT),
+		types.NewMap(str, types.NewSlice(in)),
+		types.NewMap(types.Universe.Lookup("any").Type(), in),
+		types.NewMap(types.Typ[types.Float64], types.Typ[types.Bool]),
+		types.NewMap(types.NewArray(in, 2), str),
+		types.Typ[types.Uintptr],
+	}
 }
 
 // poolable reports whether a value of t can be built for the pool: t can

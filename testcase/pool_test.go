@@ -33,7 +33,7 @@ func apiOp(t *testing.T, c *testcase.Cluster, name string) *testcase.Op {
 
 // The pool of the decoder pair, in its documented order: basics,
 // composites, the declared types and pointers to them, function types,
-// then the exported types of R, E and their imports (decode's
+// the other kinds and shapes, then the exported types of R, E and their imports (decode's
 // MissingError; config declares none). The pair has no type switch.
 func TestPool(t *testing.T) {
 	c := cluster(t, "reflective", "./config", "./decode")
@@ -46,6 +46,8 @@ func TestPool(t *testing.T) {
 		"[]int", "[]string", "[3]int", "map[string]int", "map[int]string", "*int", "[]any", "map[string]any",
 		"item1", "item2", "item3", "item4", "*item1", "*item2", "*item3", "*item4",
 		"func(int, int) bool", "func(string, string) bool", "func(int) int", "func(string) string", "func(string) bool",
+		"chan int", "<-chan int", "chan<- string", "func(...string) int", "func(int) (string, error)", "[]error", "map[string][]int",
+		"map[any]int", "map[float64]bool", "map[[2]int]string", "uintptr",
 		"decode.MissingError",
 	}, got)
 	// Every type of the pool but pointers, interfaces and functions has a
@@ -57,7 +59,8 @@ func TestPool(t *testing.T) {
 	assert.Equal(t, []string{
 		"&var bool", "&var int", "&var int64", "&var uint", "&var float64", "&var string", "&var []byte",
 		"&var []int", "&var []string", "&var [3]int", "&var map[string]int", "&var map[int]string", "&var []any", "&var map[string]any",
-		"&var item1", "&var item2", "&var item3", "&var item4", "&var decode.MissingError",
+		"&var item1", "&var item2", "&var item3", "&var item4",
+		"&var []error", "&var map[string][]int", "&var map[any]int", "&var map[float64]bool", "&var map[[2]int]string", "&var uintptr", "&var decode.MissingError",
 	}, targets)
 	// The tag names of the declared fields seed strings.
 	assert.Subset(t, c.Constants.Strings, []string{"name", "count", "value", "extra"})

@@ -552,7 +552,7 @@ func TestGenReflective(t *testing.T) {
 		contains []string
 	}{
 		{"./compare", "./walk", "compare/cling_walk_test.go", 63, []string{"type item", "compare.Comparer(func("}},
-		{"./config", "./decode", "config/cling_decode_test.go", 54, []string{"type item", "`cfg:\"", "var v item", ", &v)"}},
+		{"./config", "./decode", "config/cling_decode_test.go", 56, []string{"type item", "`cfg:\"", "var v item", ", &v)"}},
 		{"./notify", "./hooks", "notify/cling_hooks_test.go", 18, []string{"notify.WithFormat(func(", "notify.ErrRetry"}},
 	}
 	for _, tc := range cases {
