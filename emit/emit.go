@@ -163,10 +163,14 @@ func assemble(before []byte, opts Options, im *imports, body []byte) ([]byte, in
 		file.WriteString("\n")
 	}
 	fmt.Fprintf(&file, "package %s\n\n", opts.Package)
-	im.write(&file)
+	// The declarations first: the methods of stubs may name packages
+	// nothing else in the file imports.
+	var decls strings.Builder
 	for _, d := range im.decls {
-		file.WriteString(im.rename(testcase.DeclSource(d, im.typ)) + "\n")
+		decls.WriteString(im.rename(testcase.DeclSource(d, im.typ)) + "\n")
 	}
+	im.write(&file)
+	file.WriteString(decls.String())
 	offset := file.Len()
 	file.Write(body)
 	return file.Bytes(), offset

@@ -220,16 +220,19 @@ type Cluster struct {
 	// MaxDepth bounds the nesting of values built to feed a call.
 	MaxDepth int
 	// Pool are the types values for the empty interface are drawn from,
-	// and Declared the struct types tests declare themselves; both are
-	// built the first time a value of an empty interface is needed (see
-	// pool.go).
+	// and Declared the types tests declare themselves (the struct types
+	// of the pool, then the stubs of interfaces; see declared.go and
+	// stubs.go); Pool is built the first time a value of an empty
+	// interface is needed (see pool.go), Declared then or when a value
+	// of an interface a stub implements is.
 	Pool     []types.Type
 	Declared []*types.Named
 
-	analysis  *couple.Analysis
-	refl      *reflection
-	poolBuilt bool
-	targets   typeutil.Map // T -> the OpTarget of *T
+	analysis      *couple.Analysis
+	refl          *reflection
+	poolBuilt     bool
+	declaredBuilt bool
+	targets       typeutil.Map // T -> the OpTarget of *T
 	// poolTargets and poolFuncs are the decode targets and the function
 	// types of the pool, once asked for.
 	poolTargets []*Op
@@ -331,7 +334,7 @@ func NewCluster(a *couple.Analysis, maxDepth int) *Cluster {
 	}
 	c.Constants = collectConstants(a.Caller.Pkg, a.Callee.Pkg)
 	c.complete()
-	if c.poolBuilt {
+	if c.declaredBuilt {
 		// Decoders look up the names of the declared types' fields.
 		c.Constants.addFieldNames(c.Declared)
 	}
@@ -1289,6 +1292,11 @@ func (c *Cluster) implementations(t types.Type, iface *types.Interface) []*Op {
 	if iface.NumMethods() == 0 {
 		// any: values of the types of the pool.
 		return append(out, c.poolProducers(t)...)
+	}
+	for _, d := range c.declared() {
+		if IsStub(d) && types.Implements(d, iface) {
+			out = append(out, c.composite(d, d.Underlying().(*types.Struct), false))
+		}
 	}
 	for _, p := range c.scan {
 		if isInternalElsewhere(p.Path(), c.Caller.Types) || !callable(p.Path()) {

@@ -136,7 +136,8 @@ func (tg *tagging) skip() string {
 }
 
 // DeclSource renders the declaration of a declared type, one field per
-// line, with its tag in back quotes; typ renders field types.
+// line, with its tag in back quotes, and the methods of a stub type
+// after it; typ renders types.
 func DeclSource(n *types.Named, typ func(types.Type) string) string {
 	st := n.Underlying().(*types.Struct)
 	var b strings.Builder
@@ -159,6 +160,7 @@ func DeclSource(n *types.Named, typ func(types.Type) string) string {
 		b.WriteString("\n")
 	}
 	b.WriteString("}\n")
+	b.WriteString(stubMethodsSource(n, typ))
 	return b.String()
 }
 

@@ -120,8 +120,9 @@ type guidance struct {
 
 // typeBranches finds, in R and E, the branches that test a type: a
 // condition comparing a reflect.Kind with a constant (v.Kind() ==
-// reflect.Struct, with != and ! read as the other outcome), a case of a
-// switch on a reflect.Kind, and a case clause of a type switch.
+// reflect.Struct, with != and ! read as the other outcome), the result of
+// a comma-ok type assertion (`if m, ok := v.(Marshaler); ok`), a case of
+// a switch on a reflect.Kind, and a case clause of a type switch.
 func typeBranches(a *couple.Analysis) *guidance {
 	g := &guidance{a: a, branches: map[*ccfg.BranchNode]typeBranch{}, memo: map[*ccfg.BranchNode][]typePref{}, busy: map[*ccfg.BranchNode]bool{}}
 	for _, c := range []*ccfg.CCFG{a.Caller, a.Callee} {
@@ -161,6 +162,12 @@ func typeTest(n *ccfg.BranchNode) (typeBranch, bool) {
 			}
 			break
 		}
+		if id, isIdent := e.(*ast.Ident); isIdent {
+			if t := commaOkAssertion(n, id); t != nil {
+				return typeBranch{pref: typePref{typ: t}, outcome: !neg}, true
+			}
+			return typeBranch{}, false
+		}
 		b, ok := e.(*ast.BinaryExpr)
 		if !ok || (b.Op != token.EQL && b.Op != token.NEQ) {
 			return typeBranch{}, false
@@ -194,6 +201,35 @@ func typeTest(n *ccfg.BranchNode) (typeBranch, bool) {
 		return typeBranch{pref: typePref{typ: tv.Type}, outcome: true}, true
 	}
 	return typeBranch{}, false
+}
+
+// commaOkAssertion returns the type that the boolean variable id of the
+// condition of node n says a value has: T when the function of n sets
+// id by `v, id := x.(T)` (or =), as in `if m, ok := v.(Marshaler); ok`;
+// nil otherwise.
+func commaOkAssertion(n *ccfg.BranchNode, id *ast.Ident) types.Type {
+	info := n.Pkg.Info
+	obj := info.Uses[id]
+	if obj == nil || n.Func == nil || n.Func.SSA == nil || n.Func.SSA.Syntax() == nil {
+		return nil
+	}
+	var found types.Type
+	ast.Inspect(n.Func.SSA.Syntax(), func(x ast.Node) bool {
+		as, ok := x.(*ast.AssignStmt)
+		if found != nil || !ok || len(as.Lhs) != 2 || len(as.Rhs) != 1 {
+			return found == nil
+		}
+		ta, ok := ast.Unparen(as.Rhs[0]).(*ast.TypeAssertExpr)
+		lhs, isIdent := as.Lhs[1].(*ast.Ident)
+		if !ok || ta.Type == nil || !isIdent || (info.Defs[lhs] != obj && info.Uses[lhs] != obj) {
+			return true
+		}
+		if tv, ok := info.Types[ta.Type]; ok && tv.IsType() && !isEmptyInterface(tv.Type) {
+			found = tv.Type
+		}
+		return false
+	})
+	return found
 }
 
 // kindConst reports whether x is a reflect.Kind value and k the constant
@@ -276,6 +312,44 @@ func (g *guidance) forGoals() {
 		}
 		g.goals[i] = ps
 	}
+}
+
+// byGoalsAsking orders types by the number of coupled goals whose
+// branches, or the branches they depend on, test for the type (see
+// Preference), most first, in their order among equals: an interface
+// that the branches before many call sites assert is worth a stub more
+// than one a single goal depends on.
+func (c *Cluster) byGoalsAsking(ts []types.Type) []types.Type {
+	if c.analysis == nil || len(ts) < 2 {
+		return ts
+	}
+	g := c.guidance()
+	if g.goals == nil {
+		g.forGoals()
+	}
+	asking := make([]int, len(ts))
+	for _, prefs := range g.goals {
+		for _, p := range prefs {
+			if p.typ == nil {
+				continue
+			}
+			for i, t := range ts {
+				if types.Identical(t, p.typ) {
+					asking[i]++
+				}
+			}
+		}
+	}
+	order := make([]int, len(ts))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return asking[b] - asking[a] })
+	out := make([]types.Type, len(ts))
+	for i, k := range order {
+		out[i] = ts[k]
+	}
+	return out
 }
 
 // caseTypes are the types of the type switches' case clauses in R and E,

@@ -10,7 +10,7 @@ import (
 
 // maxPool bounds the pool of types values of the empty interface are
 // drawn from.
-const maxPool = 48
+const maxPool = 64
 
 // isEmptyInterface reports whether t is an interface every type
 // satisfies (any, interface{}, or a named type of one).
@@ -92,7 +92,8 @@ func (c *Cluster) poolProducers(t types.Type) []*Op {
 //     []byte;
 //  2. composites of them: []int, []string, [3]int, map[string]int,
 //     map[int]string, *int, []any, map[string]any;
-//  3. the declared struct types (Declared) and pointers to them;
+//  3. the declared struct types (Declared) and pointers to them, then
+//     the stubs of the interfaces R's and E's code asserts values to;
 //  4. function types: func(int, int) bool, func(string, string) bool,
 //     func(int) int, func(string) string, func(string) bool;
 //  5. a type of each kind and shape left that code walking types by
@@ -110,7 +111,7 @@ func (c *Cluster) poolProducers(t types.Type) []*Op {
 //     then name, with *T too for a struct T a constructor returns as *T.
 func (c *Cluster) buildPool() {
 	c.poolBuilt = true
-	c.Declared = declaredTypes(c.reflection().tags)
+	c.declared()
 	var pool []types.Type
 	add := func(t types.Type) {
 		if len(pool) >= maxPool || slices.ContainsFunc(pool, func(p types.Type) bool { return types.Identical(p, t) }) {
@@ -134,10 +135,19 @@ func (c *Cluster) buildPool() {
 		add(t)
 	}
 	for _, d := range c.Declared {
-		add(d)
+		if !IsStub(d) {
+			add(d)
+		}
 	}
 	for _, d := range c.Declared {
-		add(types.NewPointer(d))
+		if !IsStub(d) {
+			add(types.NewPointer(d))
+		}
+	}
+	for _, d := range c.Declared {
+		if IsStub(d) {
+			add(d)
+		}
 	}
 	fn := func(params []types.Type, result types.Type) types.Type {
 		var vars []*types.Var
@@ -204,6 +214,18 @@ func otherShapes() []types.Type {
 		types.NewMap(types.NewArray(in, 2), str),
 		types.Typ[types.Uintptr],
 	}
+}
+
+// declared builds the types tests declare, once: the struct types of
+// the pool and the stubs of the interfaces R and E assert values to, the
+// interfaces more coupled goals depend on first (see byGoalsAsking).
+func (c *Cluster) declared() []*types.Named {
+	if !c.declaredBuilt {
+		c.declaredBuilt = true
+		c.Declared = declaredTypes(c.reflection().tags)
+		c.Declared = append(c.Declared, stubTypes(c.Declared[0].Obj().Pkg(), c.byGoalsAsking(c.reflection().asserted), c.Caller.Types)...)
+	}
+	return c.Declared
 }
 
 // poolable reports whether a value of t can be built for the pool: t can

@@ -37,10 +37,13 @@ const (
 // tag keys and option words it reads, and how it treats parameters of
 // interface type.
 type reflection struct {
-	pkgs    map[*types.Package]bool
-	tags    tagging
-	uses    map[useKey]ParamUse
-	running map[useKey]bool
+	pkgs map[*types.Package]bool
+	tags tagging
+	// asserted are the interfaces the code asserts values to (see
+	// assertedInterfaces).
+	asserted []types.Type
+	uses     map[useKey]ParamUse
+	running  map[useKey]bool
 }
 
 // stage is what a value being followed is: the interface value of the
@@ -72,6 +75,7 @@ func scanReflection(pkgs []*types.Package, funcs []*ccfg.Function) *reflection {
 		r.pkgs[p] = true
 	}
 	r.tags = scanTags(funcs)
+	r.asserted = assertedInterfaces(funcs)
 	return r
 }
 
