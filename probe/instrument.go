@@ -227,6 +227,13 @@ func (fi *fileInstr) cond(anchor ast.Expr, id int32) bool {
 // type: I, U, F or S with the conversion applied to each operand, or ""
 // for comparisons without a numeric distance.
 func (fi *fileInstr) numericKind(be *ast.BinaryExpr) (fn, conv string) {
+	for _, operand := range []ast.Expr{be.X, be.Y} {
+		if t := fi.typeOf(operand); t != nil && types.IsInterface(t) {
+			// i == "" with i an interface: the constant is converted to
+			// the interface, and the operand is no number or string.
+			return "", ""
+		}
+	}
 	t := fi.typeOf(be.X)
 	if b, ok := t.(*types.Basic); !ok || b.Info()&types.IsUntyped != 0 {
 		t = fi.typeOf(be.Y)
