@@ -166,6 +166,10 @@ func TestMisused(t *testing.T) {
 			"the receiver of (*catalog.Catalog).Feature is a catalog.Catalog literal, not made by a constructor"},
 		{"valid use", s.Test(newCatalog, testscript.Call("(*catalog.Catalog).Feature", cat, "a")), 1, fault.NilMapWrite, nil,
 			""},
+		{"literal of a type a method of another type makes", s.Test(testscript.Call("{} catalog.Snapshot"), testscript.Call("(catalog.Snapshot).First", testscript.Result{})), 1, fault.IndexOutOfRange, nil,
+			"the receiver of (catalog.Snapshot).First is a catalog.Snapshot literal, not made by a constructor"},
+		{"the snapshot the catalog made", s.Test(newCatalog, testscript.Call("(*catalog.Catalog).Snapshot", cat), testscript.Call("(catalog.Snapshot).First", testscript.Result{Step: 1})), 2, fault.IndexOutOfRange, nil,
+			""},
 		{"nil result of a failed call", s.Test(testscript.Call("catalog.Open", "", 1), testscript.Call("(*catalog.Catalog).Feature", cat, "a")), 1, fault.NilDereference,
 			&testcase.Outcome{Observations: []testcase.Observation{
 				{Ref: testcase.Ref{Stmt: 2}, Kind: testcase.ObsNil},

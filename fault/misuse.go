@@ -3,6 +3,7 @@ package fault
 import (
 	"fmt"
 	"go/types"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,7 +29,8 @@ import (
 //     variable (var v T, passed as &v) of a struct
 //     type (or a pointer to one) that has unexported fields, which only
 //     its package can set, when a constructor for the type exists (a
-//     function whose first result is the type or a pointer to it). The
+//     function, or a method of another type, whose first result is the
+//     type or a pointer to it: zerolog's Context, made by Logger.With). The
 //     same for a literal of a named number or string type of which its
 //     package declares no exported constant and hands out values from a
 //     constructor (goldmark's parser.ContextKey, made by
@@ -296,14 +298,52 @@ func bypassesConstructor(c *testcase.Cluster, t types.Type) bool {
 	return hasConstructor(c, st, types.NewPointer(st))
 }
 
-// hasConstructor reports whether a function of the cluster (not a method,
-// not one the standard library provides) returns one of the types first.
+// hasConstructor reports whether a function of the cluster (not one the
+// standard library provides), or a method of another type, returns one
+// of the types first: zerolog's Context, which only Logger.With hands
+// out, has a constructor in this sense, and a method of the type itself
+// (a copy, a builder's next step) does not.
 func hasConstructor(c *testcase.Cluster, ts ...types.Type) bool {
 	for _, t := range ts {
 		for _, op := range c.Producers(t) {
 			if op.Kind == testcase.OpCall && !op.IsStdProvider() && !op.Method {
 				return true
 			}
+		}
+	}
+	// The producers are functions; the methods are among the ops.
+	for _, op := range c.Ops {
+		if op.Kind != testcase.OpCall || !op.Method || op.IsStdProvider() || ofType(op, ts) {
+			continue
+		}
+		outs := op.Outputs()
+		if len(outs) > 0 && slices.ContainsFunc(ts, func(t types.Type) bool { return types.Identical(outs[0], t) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// ofType reports whether method op is a method of one of the types ts
+// (or of what they point to).
+func ofType(op *testcase.Op, ts []types.Type) bool {
+	if op.Func == nil {
+		return true // not known: as if it were
+	}
+	recv := op.Func.Type().(*types.Signature).Recv()
+	if recv == nil {
+		return false
+	}
+	rt := recv.Type()
+	if p, ok := rt.(*types.Pointer); ok {
+		rt = p.Elem()
+	}
+	for _, t := range ts {
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if types.Identical(rt, t) {
+			return true
 		}
 	}
 	return false

@@ -145,3 +145,13 @@ func (c *Catalog) Import(r *store.Ring) int {
 	}
 	return n
 }
+
+// Snapshot is a view of the catalog's names that only Catalog.Snapshot
+// makes.
+type Snapshot struct{ names []string }
+
+// Snapshot returns the catalog's name as a snapshot.
+func (c *Catalog) Snapshot() Snapshot { return Snapshot{names: []string{c.Name}} }
+
+// First returns the first name of the snapshot: a snapshot has one.
+func (s Snapshot) First() string { return s.names[0] }
