@@ -232,6 +232,7 @@ type Cluster struct {
 	refl          *reflection
 	poolBuilt     bool
 	declaredBuilt bool
+	shapes        []types.Type // the other kinds and shapes of the pool
 	targets       typeutil.Map // T -> the OpTarget of *T
 	// poolTargets and poolFuncs are the decode targets and the function
 	// types of the pool, once asked for.

@@ -160,7 +160,8 @@ func (c *Cluster) buildPool() {
 	for _, t := range []types.Type{fn([]types.Type{in, in}, b), fn([]types.Type{str, str}, b), fn([]types.Type{in}, in), fn([]types.Type{str}, str), fn([]types.Type{str}, b)} {
 		add(t)
 	}
-	for _, t := range otherShapes() {
+	c.shapes = otherShapes()
+	for _, t := range c.shapes {
 		add(t)
 	}
 	for _, t := range c.caseTypes() {
@@ -226,6 +227,12 @@ func (c *Cluster) declared() []*types.Named {
 		c.Declared = append(c.Declared, stubTypes(c.Declared[0].Obj().Pkg(), c.byGoalsAsking(c.reflection().asserted), c.Caller.Types)...)
 	}
 	return c.Declared
+}
+
+// isOtherShape reports whether t is one of the types of group 5 of the
+// pool (otherShapes).
+func (c *Cluster) isOtherShape(t types.Type) bool {
+	return slices.ContainsFunc(c.shapes, func(s types.Type) bool { return types.Identical(s, t) })
 }
 
 // poolable reports whether a value of t can be built for the pool: t can

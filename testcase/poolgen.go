@@ -41,7 +41,8 @@ func (g *Generator) poolTypes(depth int) []types.Type {
 
 // drawType draws one of ts: with probability PreferPool, one that an ask
 // of the search's preference (drawn at random) names, if any does;
-// uniformly otherwise.
+// otherwise one of the other kinds and shapes with probability
+// ShapeShare, one of the rest else, uniformly among them.
 func (g *Generator) drawType(ts []types.Type) types.Type {
 	if len(ts) == 0 {
 		return nil
@@ -57,6 +58,20 @@ func (g *Generator) drawType(ts []types.Type) types.Type {
 		if len(preferred) > 0 {
 			return preferred[g.Rnd.Intn(len(preferred))]
 		}
+	}
+	var shapes, rest []types.Type
+	for _, t := range ts {
+		if g.C.isOtherShape(t) {
+			shapes = append(shapes, t)
+		} else {
+			rest = append(rest, t)
+		}
+	}
+	if len(shapes) > 0 && len(rest) > 0 {
+		if g.Rnd.Float64() < g.Cfg.ShapeShare {
+			return shapes[g.Rnd.Intn(len(shapes))]
+		}
+		return rest[g.Rnd.Intn(len(rest))]
 	}
 	return ts[g.Rnd.Intn(len(ts))]
 }

@@ -57,6 +57,12 @@ type Config struct {
 	// an empty interface replaces it by a value of another type of the
 	// pool, rather than changing the value.
 	Retype float64
+	// ShapeShare is the probability that a type drawn uniformly from
+	// the pool is one of the other kinds and shapes (channels, variadic
+	// functions, maps keyed by other kinds; see otherShapes) rather than
+	// one of the rest: code that tells those apart gets them, and code
+	// that does not is not drowned in them.
+	ShapeShare float64
 }
 
 // DefaultConfig holds EvoSuite's and Pynguin's usual values, with shorter
@@ -82,6 +88,7 @@ func DefaultConfig() Config {
 		UseHint:               0.7,
 		PreferPool:            0.5,
 		Retype:                0.3,
+		ShapeShare:            0.1,
 	}
 }
 
