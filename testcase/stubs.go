@@ -152,13 +152,21 @@ func stubName(t types.Type, number int, taken map[string]bool) string {
 
 // resultFields names the fields of a stub that hold the results of its
 // method: Result (Result2, ...) for values and Err (Err2, ...) for
-// errors when the stub has one method; with more, the method's name
-// before them (MarshalTextResult, MarshalTextErr).
+// errors when the stub has one method; with more, or when a field would
+// take the method's own name (a method Err() error), the method's name
+// before them (MarshalTextResult, MarshalTextErr, ErrErr).
 func resultFields(methods int, method string, results *types.Tuple) []string {
-	prefix := ""
-	if methods > 1 {
-		prefix = method
+	if methods == 1 {
+		names := fieldNames("", results)
+		if !slices.Contains(names, method) {
+			return names
+		}
 	}
+	return fieldNames(method, results)
+}
+
+// fieldNames names the fields of the results, each after prefix.
+func fieldNames(prefix string, results *types.Tuple) []string {
 	var names []string
 	values, errs := 0, 0
 	for i := 0; i < results.Len(); i++ {

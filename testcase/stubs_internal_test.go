@@ -31,4 +31,8 @@ func TestStubResultFields(t *testing.T) {
 	for _, tc := range cases {
 		assert.Equal(t, tc.want, resultFields(tc.methods, "MarshalText", tc.results))
 	}
+	// A field may not take the name of the method: Err() error.
+	assert.Equal(t, []string{"ErrErr"}, resultFields(1, "Err", tuple(errT)))
+	assert.Equal(t, []string{"ResultResult"}, resultFields(1, "Result", tuple(str)))
+	assert.Equal(t, []string{"Result"}, resultFields(1, "Error", tuple(str)))
 }
