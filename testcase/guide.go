@@ -310,9 +310,102 @@ func (g *guidance) forGoals() {
 				}
 			}
 		}
-		g.goals[i] = ps
+		g.goals[i] = dispatched(goal, ps)
 	}
 }
+
+// dispatched narrows what goal asks, ps, when its call site calls a
+// method of an interface: the call reaches E only when the dynamic type is
+// the receiver of one of E's methods, so those receiver types are asked
+// for (the one whose method holds the goal's E branch, if it is a target),
+// and an interface they implement is no longer (a stub or any other type
+// of it satisfies the branches before the call but never reaches E).
+func dispatched(goal couple.Goal, ps []typePref) []typePref {
+	recvs := dispatchTypes(goal)
+	if len(recvs) == 0 {
+		return ps
+	}
+	var out []typePref
+	for _, p := range ps {
+		if p.typ != nil {
+			if iface, ok := p.typ.Underlying().(*types.Interface); ok && slices.ContainsFunc(recvs, func(r types.Type) bool {
+				return types.Implements(r, iface)
+			}) {
+				continue
+			}
+		}
+		out = appendPref(out, p)
+	}
+	for _, r := range recvs {
+		out = appendPref(out, typePref{typ: r})
+	}
+	return out
+}
+
+// dispatchTypes are the receiver types of the methods of E that goal's
+// call site may reach, when it calls a method of an interface: the
+// receiver of the target holding goal's E branch if there is one, of
+// every target else. It is nil for a static call.
+func dispatchTypes(goal couple.Goal) []types.Type {
+	site := goal.Site
+	if site == nil || site.Call == nil || site.Func == nil || site.Func.Pkg == nil || site.Func.Pkg.Info == nil {
+		return nil
+	}
+	sel, ok := ast.Unparen(site.Call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	s := site.Func.Pkg.Info.Selections[sel]
+	if s == nil || s.Kind() != types.MethodVal || !types.IsInterface(s.Recv()) {
+		return nil
+	}
+	home := goal.E.Entry
+	if goal.E.Node != nil {
+		home = goal.E.Node.Func
+	}
+	targets := site.Targets
+	for _, t := range site.Targets {
+		if t == home {
+			targets = []*ccfg.Function{t}
+			break
+		}
+	}
+	var out []types.Type
+	for _, t := range targets {
+		if t.SSA == nil || t.SSA.Signature.Recv() == nil {
+			continue
+		}
+		r := t.SSA.Signature.Recv().Type()
+		if types.IsInterface(r) || slices.ContainsFunc(out, func(o types.Type) bool { return types.Identical(o, r) }) {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// dispatchReceivers are the receiver types of the methods of E that R's
+// call sites reach through an interface (see dispatchTypes), the types
+// more coupled goals ask for first, at most maxDispatch of them.
+func (c *Cluster) dispatchReceivers() []types.Type {
+	if c.analysis == nil {
+		return nil
+	}
+	var out []types.Type
+	for _, site := range c.analysis.Sites {
+		for _, r := range dispatchTypes(couple.Goal{Site: site}) {
+			if !slices.ContainsFunc(out, func(o types.Type) bool { return types.Identical(o, r) }) {
+				out = append(out, r)
+			}
+		}
+	}
+	out = c.byGoalsAsking(out)
+	return out[:min(len(out), maxDispatch)]
+}
+
+// maxDispatch bounds the pool's receiver types of dynamically called
+// methods of E.
+const maxDispatch = 10
 
 // byGoalsAsking orders types by the number of coupled goals whose
 // branches, or the branches they depend on, test for the type (see

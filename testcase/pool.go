@@ -104,8 +104,9 @@ func (c *Cluster) poolProducers(t types.Type) []*Op {
 //     (map[string][]int), maps whose keys are of other kinds than int
 //     and string (map[any]int, whose keys are of the pool's types,
 //     map[float64]bool, map[[2]int]string) and uintptr;
-//  6. the types of the case clauses of R's and E's type switches, in
-//     source order;
+//  6. the receiver types of the methods of E that R calls through an
+//     interface (see dispatchReceivers), then the types of the case
+//     clauses of R's and E's type switches, in source order;
 //  7. the exported named types (not interfaces, not generic) of R, E and
 //     the packages outside the standard library they import, by package
 //     then name, with *T too for a struct T a constructor returns as *T.
@@ -162,6 +163,9 @@ func (c *Cluster) buildPool() {
 	}
 	c.shapes = otherShapes()
 	for _, t := range c.shapes {
+		add(t)
+	}
+	for _, t := range c.dispatchReceivers() {
 		add(t)
 	}
 	for _, t := range c.caseTypes() {

@@ -242,6 +242,44 @@ func TestPreference(t *testing.T) {
 	assert.Greater(t, with, 500)
 }
 
+// A call of an interface's method reaches E only when the value's
+// dynamic type is the receiver of one of E's methods: show.Text calls
+// String on a fmt.Stringer, which reaches level only for a level.Level.
+// The goals of that call site ask for level.Level, not for fmt.Stringer
+// (which a stub or any other type satisfies), and the receiver joins the
+// pool before the case types, so that a pool full of those keeps it.
+func TestDispatchReceivers(t *testing.T) {
+	c := cluster(t, "reflective", "./show", "./level")
+	a := c.Analysis()
+	var dispatched, static []int32
+	for i, g := range a.Goals {
+		if g.Site.Func.Name == "Text" {
+			dispatched = append(dispatched, int32(i))
+		} else {
+			static = append(static, int32(i))
+		}
+	}
+	require.Len(t, dispatched, 4)
+	p := c.Preference(dispatched)
+	require.NotNil(t, p)
+	require.Len(t, p.Asks, 1, "one ask for the goals of the call site")
+	ask := p.Asks[0]
+	assert.Empty(t, ask.Kinds)
+	var asked []string
+	for _, typ := range ask.Types {
+		asked = append(asked, typeText(typ))
+	}
+	assert.Equal(t, []string{"level.Level"}, asked)
+	assert.Nil(t, c.Preference(static), "a static call asks for no type")
+
+	var pool []string
+	for _, typ := range c.Pool {
+		pool = append(pool, typeText(typ))
+	}
+	assert.Equal(t, []string{"level.Level", "fmt.Stringer", "error"}, pool[len(pool)-3:],
+		"the receiver, then the case types; level.Level is not added again with the exported types")
+}
+
 // Random tests and mutation on a pair with empty interfaces, function
 // values and decode targets keep tests valid, use only registered
 // operations, and draw values of many types of the pool: decode targets

@@ -557,6 +557,7 @@ func TestGenReflective(t *testing.T) {
 		{"./config", "./decode", "config/cling_decode_test.go", 56, []string{"type item", "`cfg:\"", "var v item", ", &v)"}},
 		{"./notify", "./hooks", "notify/cling_hooks_test.go", 18, []string{"notify.WithFormat(func(", "notify.ErrRetry"}},
 		{"./encode", "./scan", "encode/cling_scan_test.go", 44, []string{"type stubMarshaler struct", "func (s stubMarshaler) MarshalDoc() ([]byte, error) {", "encode.Encode(stubMarshaler{"}},
+		{"./show", "./level", "show/cling_level_test.go", 8, []string{"show.Text(level.Level("}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.caller[2:], func(t *testing.T) {
