@@ -1116,6 +1116,11 @@ func (c *Cluster) findProducers(t types.Type) []*Op {
 		out = append(out, c.constructors(t)...)
 		add(c.composite(t, u, false))
 	case *types.Interface:
+		if n, named := types.Unalias(t).(*types.Named); named && n.Obj().Pkg() != nil && u.NumMethods() > 0 {
+			// A package's own interface is often built by functions
+			// that return it (Comparer(f) Option) from unexported types.
+			out = append(out, c.constructors(t)...)
+		}
 		out = append(out, c.implementations(t, u)...)
 		add(c.nilOp(t))
 	case *types.Slice:
@@ -1126,6 +1131,7 @@ func (c *Cluster) findProducers(t types.Type) []*Op {
 		add(c.register(&Op{Kind: OpSlice, Name: "slice " + typeName(t), Type: t}))
 		add(c.nilOp(t))
 	case *types.Map:
+		out = append(out, c.constructors(t)...)
 		if types.Comparable(u.Key()) {
 			add(c.register(&Op{Kind: OpMap, Name: "map " + typeName(t), Type: t}))
 		}
@@ -1139,6 +1145,9 @@ func (c *Cluster) findProducers(t types.Type) []*Op {
 		}
 		add(c.nilOp(t))
 	case *types.Signature:
+		// A named function type is often a functional option, which its
+		// package's constructors (WithX(...) Option) build.
+		out = append(out, c.constructors(t)...)
 		add(c.funcOp(t))
 		add(c.nilOp(t))
 	}

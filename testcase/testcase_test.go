@@ -61,6 +61,23 @@ func TestClusterShop(t *testing.T) {
 	assert.Equal(t, n, len(c.Ops), "generation registered new operations")
 }
 
+// A named function type takes its package's constructors as producers,
+// as functional options are built (WithFormat(f) Option), and so do a
+// package's interface (NewGreeter(lang) Greeter, next to the types that
+// implement it) and a named map type; function literals, composite
+// literals and nil remain.
+func TestConstructorsOfFuncAndMapTypes(t *testing.T) {
+	c := cluster(t, "reflective", "./notify", "./hooks")
+	assert.Equal(t, []string{"func notify.Option", "nil notify.Option", "notify.WithErrorHandler", "notify.WithFilter", "notify.WithFormat"},
+		names(c.Producers(lookup(t, c, "example.com/reflective/notify", "Option"))))
+	c = cluster(t, "constructs", "./caller", "./callee")
+	assert.Equal(t, []string{"callee.NewGreeter", "nil callee.Greeter", "{} callee.English", "{} callee.French"},
+		names(c.Producers(c.Analysis().Callee.Pkg.Types.Scope().Lookup("Greeter").Type())))
+	c = cluster(t, "reflective", "./show", "./level")
+	assert.Equal(t, []string{"level.Short", "map level.Names", "nil level.Names"},
+		names(c.Producers(lookup(t, c, "example.com/reflective/level", "Names"))))
+}
+
 func lookup(t *testing.T, c *testcase.Cluster, path, name string) types.Type {
 	t.Helper()
 	for _, op := range c.Ops {

@@ -28,6 +28,14 @@ func (l Level) String() string {
 	return names[l]
 }
 
+// Names are the names a program gives levels.
+type Names map[Level]string
+
+// Short are the one-letter names of the levels.
+func Short() Names {
+	return Names{Debug: "D", Info: "I", Warn: "W", Error: "E"}
+}
+
 // Parse reads a level's name.
 func Parse(s string) (Level, bool) {
 	for i, n := range names {

@@ -34,3 +34,11 @@ func Severity(name string) string {
 	}
 	return Text(l)
 }
+
+// Named renders l by its name in names, as Text does if it has none.
+func Named(l level.Level, names level.Names) string {
+	if n, ok := names[l]; ok {
+		return n
+	}
+	return Text(l)
+}
