@@ -1136,12 +1136,34 @@ func (e *testEmitter) target(o testcase.Observation) (string, types.Type) {
 		}
 		t = p.Elem()
 	case "String()":
+		// The executor saw the dynamic value's String method; the
+		// variable's static type (an interface the value was returned
+		// as) may lack it.
+		if !hasStringMethod(t) {
+			return "", nil
+		}
 		expr += ".String()"
 		t = types.Typ[types.String]
 	default:
 		return "", nil
 	}
 	return expr, t
+}
+
+// hasStringMethod reports whether x.String() is a string for a variable
+// x of type t.
+func hasStringMethod(t types.Type) bool {
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "String")
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return false
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Params().Len() != 0 || sig.Results().Len() != 1 {
+		return false
+	}
+	b, ok := sig.Results().At(0).Type().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.String
 }
 
 // fieldType returns the type of an exported field of a struct (through a

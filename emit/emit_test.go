@@ -193,3 +193,23 @@ func TestErrorArgumentKeepsItsVariable(t *testing.T) {
 	assert.Contains(t, string(src), "\t_, err2 := caller.TwoResults(\"x\")\n\tassert.EqualError(t, err2, \"bad\")\n"+
 		"\t_, err := caller.TwoResults(\"1\")\n\trequire.NoError(t, err)\n\tcaller.TypeSwitch(err2)\n")
 }
+
+// The executor observes the String method of a value's dynamic type; a
+// result held as an interface without that method (callee.NewGreeter's
+// Greeter) gets no String assertion, which would not compile.
+func TestStringOfStaticTypeOnly(t *testing.T) {
+	c := cluster(t, "constructs", "./caller", "./callee")
+	c.Producers(c.Analysis().Callee.Pkg.Types.Scope().Lookup("Greeter").Type())
+	op := func(name string) *testcase.Op { return opNamed(t, c, name) }
+	tc := &testcase.Test{Stmts: []testcase.Stmt{
+		{Op: op("lit string"), Value: "en"},
+		{Op: op("callee.NewGreeter"), Args: []testcase.Ref{ref(0)}},
+	}}
+	require.NoError(t, tc.Valid())
+	src, err := emit.File(c, []emit.Test{{Name: "TestGreeter", Test: tc, Outcome: &testcase.Outcome{Observations: []testcase.Observation{
+		{Ref: ref(1), Kind: testcase.ObsNotNil},
+		{Ref: ref(1), Path: "String()", Kind: testcase.ObsString, Text: "English"},
+	}}}}, emit.Options{Package: "caller_test", Dialect: emit.Testify, GoVersion: "go1.22"})
+	require.NoError(t, err)
+	assert.Contains(t, string(src), "\tcallee.NewGreeter(\"en\")\n}\n")
+}
