@@ -153,7 +153,7 @@ func Load(cfg LoadConfig) (*Program, error) {
 	}
 	pkgs, err := packages.Load(pcfg, patterns...)
 	if err != nil {
-		return nil, &LoadError{Msg: fmt.Sprintf("loading %s: %v", strings.Join(cfg.Patterns, " "), firstLine(err.Error()))}
+		return nil, &LoadError{Msg: fmt.Sprintf("loading %s: %v", strings.Join(cfg.Patterns, " "), goCommandMessage(err))}
 	}
 	if err := checkLoaded(pkgs, cfg.Patterns); err != nil {
 		return nil, err
@@ -248,6 +248,11 @@ func checkLoaded(pkgs []*packages.Package, patterns []string) error {
 		switch {
 		case e.Kind == packages.TypeError || e.Kind == packages.ParseError:
 			return &LoadError{Msg: fmt.Sprintf("package %s has errors: %s: %s", p.PkgPath, e.Pos, msg)}
+		case strings.HasPrefix(msg, "go: ") && p.ID == "command-line-arguments":
+			// The go command could not even resolve the patterns: a
+			// broken go.mod or go.work, a missing toolchain. Its own
+			// words name the problem.
+			return &LoadError{Msg: fmt.Sprintf("the go command failed: %s", strings.TrimPrefix(msg, "go: "))}
 		case strings.Contains(msg, "matched no packages") || strings.Contains(msg, "no Go files") ||
 			strings.Contains(msg, "no such file or directory"):
 			return &LoadError{Msg: fmt.Sprintf("pattern %s matched no packages", displayPkg(p))}
@@ -279,6 +284,17 @@ func displayPkg(p *packages.Package) string {
 	return p.ID
 }
 
+// goCommandMessage returns the first informative line of an error of
+// packages.Load, without the "err: exit status 1: stderr: go: " that
+// go/packages wraps around what the go command printed.
+func goCommandMessage(err error) string {
+	msg := err.Error()
+	if i := strings.Index(msg, "stderr: "); i >= 0 && strings.HasPrefix(msg, "err: exit status") {
+		msg = msg[i+len("stderr: "):]
+	}
+	return strings.TrimPrefix(firstLine(msg), "go: ")
+}
+
 // firstLine returns the first informative line of a go command message,
 // skipping "# package" headers.
 func firstLine(s string) string {
@@ -303,7 +319,7 @@ func directImports(dir string, buildFlags, patterns []string, std bool) ([]strin
 	}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
-		return nil, &LoadError{Msg: fmt.Sprintf("loading %s: %v", strings.Join(patterns, " "), firstLine(err.Error()))}
+		return nil, &LoadError{Msg: fmt.Sprintf("loading %s: %v", strings.Join(patterns, " "), goCommandMessage(err))}
 	}
 	if err := checkListed(pkgs, patterns); err != nil {
 		return nil, err
@@ -502,7 +518,7 @@ func List(cfg LoadConfig) ([]ListedPackage, error) {
 	pc := &packages.Config{Mode: packages.NeedName | packages.NeedFiles | packages.NeedModule, Dir: dir, BuildFlags: buildFlags, Env: os.Environ()}
 	pkgs, err := packages.Load(pc, cfg.Patterns...)
 	if err != nil {
-		return nil, &LoadError{Msg: fmt.Sprintf("loading %s: %v", strings.Join(cfg.Patterns, " "), firstLine(err.Error()))}
+		return nil, &LoadError{Msg: fmt.Sprintf("loading %s: %v", strings.Join(cfg.Patterns, " "), goCommandMessage(err))}
 	}
 	if err := checkListed(pkgs, cfg.Patterns); err != nil {
 		return nil, err

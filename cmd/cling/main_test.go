@@ -126,6 +126,29 @@ func TestPairsRelativeToDir(t *testing.T) {
 	assert.Contains(t, lines[1], "example.com/shop/pricing")
 }
 
+// TestBrokenWorkspace checks that a module the go command itself cannot
+// load (here a go.work naming a module directory that does not exist) is
+// reported in the go command's words, for every command that loads
+// packages, not as a pattern that matched nothing.
+func TestBrokenWorkspace(t *testing.T) {
+	dir := fixture.Copy(t, "personcar")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.work"), []byte("go 1.22\n\nuse (\n\t.\n\t./gone\n)\n"), 0o644))
+	for _, args := range [][]string{
+		{"pairs"},
+		{"analyze", "--caller", "./person", "--callee", "./car"},
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			r := runCling(t, dir, args...)
+			assert.Equal(t, 1, r.code, "stderr: %s", r.stderr)
+			assert.Empty(t, r.stdout)
+			assert.Len(t, strings.Split(strings.TrimRight(r.stderr, "\n"), "\n"), 1, r.stderr)
+			assert.Contains(t, r.stderr, "cannot load module gone listed in go.work file")
+			assert.NotContains(t, r.stderr, "matched no packages")
+			assert.NotContains(t, r.stderr, "stderr:")
+		})
+	}
+}
+
 func TestBadInput(t *testing.T) {
 	dir := fixture.Copy(t, "personcar")
 	broken := filepath.Join(dir, "broken")
