@@ -168,6 +168,8 @@ func TestMisused(t *testing.T) {
 			""},
 		{"literal of a type a method of another type makes", s.Test(testscript.Call("{} catalog.Snapshot"), testscript.Call("(catalog.Snapshot).First", testscript.Result{})), 1, fault.IndexOutOfRange, nil,
 			"the receiver of (catalog.Snapshot).First is a catalog.Snapshot literal, not made by a constructor"},
+		{"literal of a type handed out in a field of a result", s.Test(testscript.Call("{} catalog.Label", "x"), testscript.Call("(catalog.Label).Word", testscript.Result{})), 1, fault.IndexOutOfRange, nil,
+			"the receiver of (catalog.Label).Word is a catalog.Label literal, not made by a constructor"},
 		{"the snapshot the catalog made", s.Test(newCatalog, testscript.Call("(*catalog.Catalog).Snapshot", cat), testscript.Call("(catalog.Snapshot).First", testscript.Result{Step: 1})), 2, fault.IndexOutOfRange, nil,
 			""},
 		{"nil result of a failed call", s.Test(testscript.Call("catalog.Open", "", 1), testscript.Call("(*catalog.Catalog).Feature", cat, "a")), 1, fault.NilDereference,

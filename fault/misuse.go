@@ -299,10 +299,13 @@ func bypassesConstructor(c *testcase.Cluster, t types.Type) bool {
 }
 
 // hasConstructor reports whether a function of the cluster (not one the
-// standard library provides), or a method of another type, returns one
-// of the types first: zerolog's Context, which only Logger.With hands
-// out, has a constructor in this sense, and a method of the type itself
-// (a copy, a builder's next step) does not.
+// standard library provides), or a method of another type, hands out
+// values of one of the types: as its first result (zerolog's Context,
+// which only Logger.With hands out, has a constructor in this sense) or
+// in an exported field of the struct its first result is or points to
+// (jsonschema's OutputError, whose values come only as the Error field
+// of the *OutputUnit that ValidationError.BasicOutput returns). A method
+// of the type itself (a copy, a builder's next step) does not count.
 func hasConstructor(c *testcase.Cluster, ts ...types.Type) bool {
 	for _, t := range ts {
 		for _, op := range c.Producers(t) {
@@ -311,14 +314,53 @@ func hasConstructor(c *testcase.Cluster, ts ...types.Type) bool {
 			}
 		}
 	}
-	// The producers are functions; the methods are among the ops.
+	// The producers are functions of the types themselves; methods and
+	// results that hold the types are among the ops.
 	for _, op := range c.Ops {
-		if op.Kind != testcase.OpCall || !op.Method || op.IsStdProvider() || ofType(op, ts) {
+		if op.Kind != testcase.OpCall || op.IsStdProvider() || (op.Method && ofType(op, ts)) {
 			continue
 		}
 		outs := op.Outputs()
-		if len(outs) > 0 && slices.ContainsFunc(ts, func(t types.Type) bool { return types.Identical(outs[0], t) }) {
+		if len(outs) == 0 {
+			continue
+		}
+		if op.Method && slices.ContainsFunc(ts, func(t types.Type) bool { return types.Identical(outs[0], t) }) {
 			return true
+		}
+		if inExportedField(outs[0], ts) {
+			return true
+		}
+	}
+	return false
+}
+
+// inExportedField reports whether result is, or points to, a struct with
+// an exported field of one of the types ts, or of a pointer, slice or
+// array of one.
+func inExportedField(result types.Type, ts []types.Type) bool {
+	st := structOf(result)
+	if st == nil {
+		return false
+	}
+	u := st.Underlying().(*types.Struct)
+	for i := 0; i < u.NumFields(); i++ {
+		f := u.Field(i)
+		if !f.Exported() {
+			continue
+		}
+		ft := f.Type()
+		for range 3 {
+			if slices.ContainsFunc(ts, func(t types.Type) bool { return types.Identical(ft, t) }) {
+				return true
+			}
+			switch e := ft.Underlying().(type) {
+			case *types.Pointer:
+				ft = e.Elem()
+			case *types.Slice:
+				ft = e.Elem()
+			case *types.Array:
+				ft = e.Elem()
+			}
 		}
 	}
 	return false

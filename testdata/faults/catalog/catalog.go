@@ -155,3 +155,24 @@ func (c *Catalog) Snapshot() Snapshot { return Snapshot{names: []string{c.Name}}
 
 // First returns the first name of the snapshot: a snapshot has one.
 func (s Snapshot) First() string { return s.names[0] }
+
+// Label is a title split into words, which only the Title field of a
+// Listing hands out.
+type Label struct {
+	Text  string
+	words []string
+}
+
+// Listing describes the catalog.
+type Listing struct {
+	Title Label
+	Size  int
+}
+
+// Listing returns the catalog's listing, its name as the title.
+func (c *Catalog) Listing() Listing {
+	return Listing{Title: Label{Text: c.Name, words: strings.Fields(c.Name + " catalog")}, Size: len(c.Name)}
+}
+
+// Word returns the title's last word: a title has at least one.
+func (l Label) Word() string { return l.words[len(l.words)-1] }
