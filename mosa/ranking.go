@@ -1,6 +1,10 @@
 package mosa
 
-import "sort"
+import (
+	"cmp"
+	"slices"
+	"sort"
+)
 
 // survive keeps n individuals by preference sorting over objectives, the
 // uncovered goals that count in this generation (all of uncovered for
@@ -76,43 +80,104 @@ func preferenceSort(all []*individual, n, keep int) [][]*individual {
 		}
 	}
 	sorted := len(front0)
-	for len(rest) > 0 && (keep < 0 || sorted <= keep) {
-		var front, remaining []*individual
-		for i, a := range rest {
+	if len(rest) == 0 || (keep >= 0 && sorted > keep) {
+		return fronts
+	}
+	// Dominance reads only the goals on which the individuals left
+	// differ: a goal on which they all score the same (one that no test
+	// approaches, most of them early on) decides nothing. Comparing the
+	// compact vectors gives the same fronts for far fewer reads.
+	vec := compactObjectives(rest, n)
+	// An individual can be dominated only by one whose objectives sum to
+	// no more than its own (rounding keeps that order): the candidates
+	// are tried from the smallest sum up, and the search for one stops
+	// at the first larger sum. Which individuals are dominated, and so
+	// the fronts, do not depend on the order they are tried in.
+	sum := make([]float64, len(rest))
+	for i, v := range vec {
+		for _, x := range v {
+			sum[i] += x
+		}
+	}
+	idx := make([]int, len(rest))
+	for i := range idx {
+		idx[i] = i
+	}
+	for len(idx) > 0 && (keep < 0 || sorted <= keep) {
+		bySum := slices.Clone(idx)
+		slices.SortStableFunc(bySum, func(a, b int) int { return cmp.Compare(sum[a], sum[b]) })
+		var front []*individual
+		var remaining []int
+		for _, i := range idx {
 			dominated := false
-			for j, b := range rest {
-				if i != j && dominates(b, a) {
+			for _, j := range bySum {
+				if sum[j] > sum[i] {
+					break
+				}
+				if i != j && dominatesVec(vec[j], vec[i]) {
 					dominated = true
 					break
 				}
 			}
 			if dominated {
-				remaining = append(remaining, a)
+				remaining = append(remaining, i)
 			} else {
-				front = append(front, a)
+				front = append(front, rest[i])
 			}
 		}
 		if len(front) == 0 { // only possible with NaNs; keep order
-			front, remaining = remaining, nil
+			for _, i := range remaining {
+				front = append(front, rest[i])
+			}
+			remaining = nil
 		}
 		fronts = append(fronts, front)
 		sorted += len(front)
-		rest = remaining
+		idx = remaining
 	}
 	return fronts
 }
 
-// dominates reports whether a is at least as good as b on every objective
-// and better on one (their objectives aligned to the same goals).
-func dominates(a, b *individual) bool {
+// compactObjectives returns, for each individual, its objectives on the
+// first n goals restricted to the goals on which the individuals do not
+// all score the same.
+func compactObjectives(inds []*individual, n int) [][]float64 {
+	var cols []int
+	for g := 0; g < n; g++ {
+		v := inds[0].obj[g]
+		for _, ind := range inds[1:] {
+			if ind.obj[g] != v {
+				cols = append(cols, g)
+				break
+			}
+		}
+	}
+	flat := make([]float64, len(inds)*len(cols))
+	out := make([][]float64, len(inds))
+	for i, ind := range inds {
+		row := flat[i*len(cols) : (i+1)*len(cols) : (i+1)*len(cols)]
+		for k, g := range cols {
+			row[k] = ind.obj[g]
+		}
+		out[i] = row
+	}
+	return out
+}
+
+// dominatesVec is dominates on compact objective vectors.
+func dominatesVec(a, b []float64) bool {
 	better := false
-	for g := range a.obj {
+	for g, v := range a {
 		switch {
-		case a.obj[g] > b.obj[g]:
+		case v > b[g]:
 			return false
-		case a.obj[g] < b.obj[g]:
+		case v < b[g]:
 			better = true
 		}
 	}
 	return better
 }
+
+// dominates reports whether a is at least as good as b on every objective
+// and better on one (their objectives aligned to the same goals).
+func dominates(a, b *individual) bool { return dominatesVec(a.obj, b.obj) }

@@ -2,6 +2,8 @@ package mosa
 
 import (
 	"math"
+	"math/rand"
+	"slices"
 	"testing"
 
 	"github.com/cling-go/cling/fitness"
@@ -110,4 +112,72 @@ func TestPositions(t *testing.T) {
 	assert.Nil(t, positions([]int32{1, 4, 7}, []int32{1, 4, 7}))
 	assert.Equal(t, []int{0, 2}, positions([]int32{1, 4, 7}, []int32{1, 7}))
 	assert.Equal(t, []int{}, positions([]int32{1, 4, 7}, []int32{}))
+}
+
+// naiveFronts is non-dominated sorting as defined: each front holds the
+// individuals left that no other individual left dominates, in order.
+func naiveFronts(inds []*individual) [][]*individual {
+	var fronts [][]*individual
+	rest := inds
+	for len(rest) > 0 {
+		var front, remaining []*individual
+		for i, a := range rest {
+			dominated := false
+			for j, b := range rest {
+				if i != j && dominates(b, a) {
+					dominated = true
+					break
+				}
+			}
+			if dominated {
+				remaining = append(remaining, a)
+			} else {
+				front = append(front, a)
+			}
+		}
+		if len(front) == 0 {
+			front, remaining = remaining, nil
+		}
+		fronts = append(fronts, front)
+		rest = remaining
+	}
+	return fronts
+}
+
+// The fronts after front 0 are those of plain non-dominated sorting,
+// whatever the objectives hold: goals on which every individual scores
+// the same, ties, duplicates, the worst score, NaN.
+func TestPreferenceSortMatchesNonDominatedSorting(t *testing.T) {
+	values := []float64{0, 0.25, 0.5, 0.5, 0.75, 1, fitness.Worst, math.Inf(1), math.NaN()}
+	for seed := int64(1); seed <= 300; seed++ {
+		r := rand.New(rand.NewSource(seed))
+		goals := 1 + r.Intn(12)
+		constant := r.Intn(goals + 1) // goals 0..constant-1 score the same for all
+		var inds []*individual
+		for range 2 + r.Intn(40) {
+			fit := make([]float64, goals)
+			for g := range fit {
+				if g < constant {
+					fit[g] = 1
+				} else if seed%3 != 0 || r.Intn(20) != 0 {
+					fit[g] = values[r.Intn(len(values)-1)]
+				} else {
+					fit[g] = math.NaN()
+				}
+			}
+			inds = append(inds, ind(1+r.Intn(5), fit...))
+		}
+		fronts := preferenceSort(inds, goals, -1)
+		var rest []*individual
+		for _, x := range inds {
+			if !slices.Contains(fronts[0], x) {
+				rest = append(rest, x)
+			}
+		}
+		want := naiveFronts(rest)
+		if want == nil {
+			want = [][]*individual{}
+		}
+		assert.Equal(t, want, fronts[1:], "seed %d", seed)
+	}
 }
