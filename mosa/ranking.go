@@ -57,11 +57,16 @@ func preferenceSort(all []*individual, n, keep int) [][]*individual {
 		// to the first; individual by individual, which reads each one's
 		// objectives in order.
 		best := make([]int, n)
+		bestV := slices.Clone(all[0].obj[:n])
+		bestLen := make([]int, n)
+		for g := range bestLen {
+			bestLen[g] = all[0].t.Len()
+		}
 		for i, ind := range all[1:] {
+			l := ind.t.Len()
 			for g, v := range ind.obj[:n] {
-				b := all[best[g]]
-				if v < b.obj[g] || (v == b.obj[g] && ind.t.Len() < b.t.Len()) {
-					best[g] = i + 1
+				if v < bestV[g] || (v == bestV[g] && l < bestLen[g]) {
+					best[g], bestV[g], bestLen[g] = i+1, v, l
 				}
 			}
 		}
@@ -87,18 +92,12 @@ func preferenceSort(all []*individual, n, keep int) [][]*individual {
 	// differ: a goal on which they all score the same (one that no test
 	// approaches, most of them early on) decides nothing. Comparing the
 	// compact vectors gives the same fronts for far fewer reads.
-	vec := compactObjectives(rest, n)
+	vec, sum := compactObjectives(rest, n)
 	// An individual can be dominated only by one whose objectives sum to
 	// no more than its own (rounding keeps that order): the candidates
 	// are tried from the smallest sum up, and the search for one stops
 	// at the first larger sum. Which individuals are dominated, and so
 	// the fronts, do not depend on the order they are tried in.
-	sum := make([]float64, len(rest))
-	for i, v := range vec {
-		for _, x := range v {
-			sum[i] += x
-		}
-	}
 	idx := make([]int, len(rest))
 	for i := range idx {
 		idx[i] = i
@@ -140,8 +139,8 @@ func preferenceSort(all []*individual, n, keep int) [][]*individual {
 
 // compactObjectives returns, for each individual, its objectives on the
 // first n goals restricted to the goals on which the individuals do not
-// all score the same.
-func compactObjectives(inds []*individual, n int) [][]float64 {
+// all score the same, and their sum.
+func compactObjectives(inds []*individual, n int) (vec [][]float64, sum []float64) {
 	var cols []int
 	for g := 0; g < n; g++ {
 		v := inds[0].obj[g]
@@ -153,15 +152,17 @@ func compactObjectives(inds []*individual, n int) [][]float64 {
 		}
 	}
 	flat := make([]float64, len(inds)*len(cols))
-	out := make([][]float64, len(inds))
+	vec = make([][]float64, len(inds))
+	sum = make([]float64, len(inds))
 	for i, ind := range inds {
 		row := flat[i*len(cols) : (i+1)*len(cols) : (i+1)*len(cols)]
 		for k, g := range cols {
 			row[k] = ind.obj[g]
+			sum[i] += row[k]
 		}
-		out[i] = row
+		vec[i] = row
 	}
-	return out
+	return vec, sum
 }
 
 // dominatesVec is dominates on compact objective vectors.
