@@ -98,6 +98,9 @@ func Build(ctx context.Context, sess *probe.Session, c *testcase.Cluster, opts B
 	pkgName := a.Caller.Pkg.Name + "_test"
 	execDir := filepath.Join(rdir, name)
 	execImport := a.Caller.Pkg.Path + "/" + name
+	// The executor runs the ops the cluster has now; those it makes later
+	// stay out of the tests.
+	c.Seal()
 	src, err := executorSource(c, pkgName, sess.RTImport, []string{a.Caller.Pkg.Path, a.Callee.Pkg.Path})
 	if err != nil {
 		return nil, err

@@ -245,6 +245,9 @@ type Cluster struct {
 	height      typeutil.Map // types.Type -> int (buildHeight)
 	fieldSets   typeutil.Map // pointer type -> []*Op
 	seenOps     map[string]*Op
+	// sealed is the number of ops the executor was built with (see
+	// Seal); 0 before.
+	sealed int
 	// writers are the functions that change package-level state.
 	writers map[*types.Func]bool
 }
@@ -476,6 +479,35 @@ func (c *Cluster) viaInterfaces(fn *types.Func) []*Op {
 // OpNamed returns the op of the given name (Op.Name), nil if there is
 // none.
 func (c *Cluster) OpNamed(name string) *Op { return c.seenOps[name] }
+
+// Seal records that the executor was built with the cluster's ops so
+// far. Ops the cluster makes later, when a type is first asked about
+// during the search, get IDs the executor does not know: Producers,
+// Methods, FieldSets and Target leave them out from then on, so that no
+// test calls an op the executor cannot run.
+func (c *Cluster) Seal() {
+	if c.sealed == 0 {
+		c.sealed = len(c.Ops)
+	}
+}
+
+// runnable reports whether the executor can run op: it was made before
+// the cluster was sealed, or the cluster is not sealed yet.
+func (c *Cluster) runnable(op *Op) bool { return c.sealed == 0 || op.ID < c.sealed }
+
+// runnableOps returns the ops of ops the executor can run.
+func (c *Cluster) runnableOps(ops []*Op) []*Op {
+	if c.sealed == 0 {
+		return ops
+	}
+	out := ops[:0:0]
+	for _, op := range ops {
+		if c.runnable(op) {
+			out = append(out, op)
+		}
+	}
+	return out
+}
 
 // register adds an op to the cluster once, keyed by its name.
 func (c *Cluster) register(op *Op) *Op {
@@ -1082,7 +1114,7 @@ func (c *Cluster) Producers(t types.Type) []*Op {
 	if v := c.producers.At(t); v != nil {
 		return v.([]*Op)
 	}
-	ops := c.findProducers(t)
+	ops := c.runnableOps(c.findProducers(t))
 	c.producers.Set(t, ops)
 	return ops
 }
@@ -1417,6 +1449,7 @@ func (c *Cluster) Methods(t types.Type) []*Op {
 			}
 		}
 	}
+	out = c.runnableOps(out)
 	c.methods.Set(t, out)
 	return out
 }
@@ -1437,6 +1470,7 @@ func (c *Cluster) FieldSets(t types.Type) []*Op {
 			}
 		}
 	}
+	out = c.runnableOps(out)
 	c.fieldSets.Set(t, out)
 	return out
 }

@@ -77,7 +77,7 @@ func (c *Cluster) poolProducers(t types.Type) []*Op {
 			}
 		}
 		if targetable(pt) {
-			if op := c.Target(pt); !slices.Contains(out, op) {
+			if op := c.Target(pt); op != nil && !slices.Contains(out, op) {
 				out = append(out, op)
 			}
 		}
@@ -271,7 +271,9 @@ func (c *Cluster) PoolOps(t types.Type) []*Op {
 		}
 	}
 	if p, ok := t.(*types.Pointer); ok && targetable(p.Elem()) {
-		out = append(out, c.Target(p.Elem()))
+		if op := c.Target(p.Elem()); op != nil {
+			out = append(out, op)
+		}
 	}
 	return out
 }
@@ -287,12 +289,16 @@ func targetable(t types.Type) bool {
 	return true
 }
 
-// Target returns the op that yields &v for a fresh variable v of type t.
+// Target returns the op that yields &v for a fresh variable v of type t;
+// nil if the cluster is sealed and has none (see Seal).
 func (c *Cluster) Target(t types.Type) *Op {
 	if op, ok := c.targets.At(t).(*Op); ok {
 		return op
 	}
 	op := c.register(&Op{Kind: OpTarget, Name: "&var " + typeName(t), Type: types.NewPointer(t)})
+	if !c.runnable(op) {
+		op = nil
+	}
 	c.targets.Set(t, op)
 	return op
 }
@@ -301,8 +307,11 @@ func (c *Cluster) Target(t types.Type) *Op {
 func (c *Cluster) Targets() []*Op {
 	if c.poolTargets == nil {
 		for _, t := range c.Pool {
-			if targetable(t) {
-				c.poolTargets = append(c.poolTargets, c.Target(t))
+			if !targetable(t) {
+				continue
+			}
+			if op := c.Target(t); op != nil {
+				c.poolTargets = append(c.poolTargets, op)
 			}
 		}
 	}
@@ -322,7 +331,8 @@ func (c *Cluster) FuncPool() []types.Type {
 }
 
 // funcOp is the function-literal op of a function type, nil if a
-// literal cannot be written: the test names every parameter and result
+// literal cannot be written (or, the cluster sealed, was not built into
+// the executor): the test names every parameter and result
 // type of the literal, so a named func type whose signature mentions an
 // unexported type (type Option func(*parser)) has none.
 func (c *Cluster) funcOp(t types.Type) *Op {
@@ -330,7 +340,10 @@ func (c *Cluster) funcOp(t types.Type) *Op {
 	if sig == nil || sig.TypeParams().Len() > 0 || sig.Recv() != nil || !nameable(sig, c.Caller.Types) {
 		return nil
 	}
-	return c.register(&Op{Kind: OpFunc, Name: "func " + typeName(t), Type: t, Variants: FuncVariants(sig)})
+	if op := c.register(&Op{Kind: OpFunc, Name: "func " + typeName(t), Type: t, Variants: FuncVariants(sig)}); c.runnable(op) {
+		return op
+	}
+	return nil
 }
 
 // sentinels are the exported variables of type error of R and E (var

@@ -61,6 +61,27 @@ func TestClusterShop(t *testing.T) {
 	assert.Equal(t, n, len(c.Ops), "generation registered new operations")
 }
 
+// Once the executor is built (Seal), a type first asked about during the
+// search gets only ops the executor has: those made after are left out.
+func TestSealedClusterOffersOnlyBuiltOps(t *testing.T) {
+	stock := func(c *testcase.Cluster) types.Type {
+		return lookup(t, c, "example.com/shop/inventory", "Stock")
+	}
+	c := cluster(t, "shop", "./checkout", "./pricing")
+	fresh := types.NewSlice(types.NewSlice(types.NewPointer(stock(c))))
+	assert.Equal(t, []string{"nil [][]*inventory.Stock", "slice [][]*inventory.Stock"}, names(c.Producers(fresh)), "unsealed, a new type gets new ops")
+
+	c = cluster(t, "shop", "./checkout", "./pricing")
+	c.Seal()
+	n := len(c.Ops)
+	fresh = types.NewSlice(types.NewSlice(types.NewPointer(stock(c))))
+	assert.Empty(t, c.Producers(fresh))
+	assert.Nil(t, c.Target(fresh))
+	assert.Greater(t, len(c.Ops), n, "the ops were made, and stay out")
+	// What the executor has is still offered.
+	assert.Contains(t, names(c.Producers(types.NewPointer(stock(c)))), "inventory.NewStock")
+}
+
 // A named function type takes its package's constructors as producers,
 // as functional options are built (WithFormat(f) Option), and so do a
 // package's interface (NewGreeter(lang) Greeter, next to the types that
