@@ -194,6 +194,7 @@ func TestMisused(t *testing.T) {
 		{"leak, nothing to release", s.Test(newCatalog, testscript.Call("(*catalog.Catalog).Announce", cat, 200)), -1, fault.Leak, nil,
 			""},
 	}
+	ops := len(p.c.Ops)
 	for _, tc := range cases {
 		stmt := tc.step
 		if stmt >= 0 {
@@ -201,4 +202,8 @@ func TestMisused(t *testing.T) {
 		}
 		assert.Equal(t, tc.want, fault.Misused(p.c, tc.test, stmt, tc.kind, "", tc.out), tc.name)
 	}
+	// The executor is built before the search with the cluster's
+	// operations: classifying may not add any that a later test could
+	// call.
+	assert.Equal(t, ops, len(p.c.Ops), "operations added while classifying")
 }

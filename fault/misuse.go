@@ -306,16 +306,12 @@ func bypassesConstructor(c *testcase.Cluster, t types.Type) bool {
 // (jsonschema's OutputError, whose values come only as the Error field
 // of the *OutputUnit that ValidationError.BasicOutput returns). A method
 // of the type itself (a copy, a builder's next step) does not count.
+//
+// It reads only the operations the cluster holds, and asks for no
+// producers: a type's producers, looked up for the first time, would add
+// operations to the cluster that the executor, built before the search,
+// does not have, and a later test could call them.
 func hasConstructor(c *testcase.Cluster, ts ...types.Type) bool {
-	for _, t := range ts {
-		for _, op := range c.Producers(t) {
-			if op.Kind == testcase.OpCall && !op.IsStdProvider() && !op.Method {
-				return true
-			}
-		}
-	}
-	// The producers are functions of the types themselves; methods and
-	// results that hold the types are among the ops.
 	for _, op := range c.Ops {
 		if op.Kind != testcase.OpCall || op.IsStdProvider() || (op.Method && ofType(op, ts)) {
 			continue
@@ -324,7 +320,7 @@ func hasConstructor(c *testcase.Cluster, ts ...types.Type) bool {
 		if len(outs) == 0 {
 			continue
 		}
-		if op.Method && slices.ContainsFunc(ts, func(t types.Type) bool { return types.Identical(outs[0], t) }) {
+		if slices.ContainsFunc(ts, func(t types.Type) bool { return types.Identical(outs[0], t) }) {
 			return true
 		}
 		if inExportedField(outs[0], ts) {
