@@ -27,8 +27,9 @@ import (
 //  2. a struct that bypasses its constructor: for any fault, an
 //     argument that is a composite literal, the zero value or a fresh
 //     variable (var v T, passed as &v) of a struct
-//     type (or a pointer to one) that has unexported fields, which only
-//     its package can set, when a constructor for the type exists (a
+//     type (or a pointer to one) that has unexported fields (its own or
+//     those of a struct it embeds), which only its package can set, when
+//     a constructor for the type exists (a
 //     function, or a method of another type, whose first result is the
 //     type or a pointer to it: zerolog's Context, made by Logger.With). The
 //     same for a literal of a named number or string type of which its
@@ -46,7 +47,12 @@ import (
 //     For an operation on a nil value, rules 1 to 3 also hold for an
 //     argument built from such a nil, zero value or literal (a slice
 //     literal that holds one, an option made from nil, the nil field a
-//     method returns of a literal that bypassed its constructor);
+//     method returns of a literal that bypassed its constructor). Rules
+//     1 to 3 hold as well for an argument one of whose fields the test
+//     set, before the statement, to such a value: for any fault, a
+//     literal that bypasses its constructor; for an operation on a nil
+//     value, nil or an opaque zero value too (a heading a constructor
+//     made, given a label literal for its embedded label);
 //
 //  4. a nil result: with the values an execution observed (out, nil
 //     when not observed), for an operation on a nil value, an argument
@@ -176,6 +182,46 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg string
 			}
 		}
 	}
+	for i, a := range s.Args {
+		if a.IsOmitted() {
+			continue
+		}
+		if why := fieldSetOn(c, t, stmt, a, onNil); why != "" {
+			return fmt.Sprintf("%s has %s", argName(s.Op, i), why)
+		}
+	}
+	return ""
+}
+
+// fieldSetOn returns why a value the test changed before statement stmt
+// is misuse (rules 1 to 3 through a field set): the test set a field of
+// ref, wherever ref came from, to a value built from a literal that
+// bypasses its constructor, or, for an operation on a nil value, from nil
+// or an opaque zero value. A constructor's value whose parts the test
+// replaced with made-up ones is no longer the constructor's. "" if none.
+func fieldSetOn(c *testcase.Cluster, t *testcase.Test, stmt int, ref testcase.Ref, onNil bool) string {
+	for j := 0; j < stmt && j < t.Len(); j++ {
+		s := t.Stmts[j]
+		if s.Op.Kind != testcase.OpFieldSet || len(s.Args) != 2 || s.Args[0] != ref || s.Args[1].IsOmitted() {
+			continue
+		}
+		v := s.Args[1].Stmt
+		why := ""
+		if onNil {
+			why = holdsNil(c, t, v)
+		} else {
+			why, _ = builtOf(t, v, func(k int) (string, bool) {
+				src := t.Stmts[k]
+				if madeByTest(src.Op) && bypassesConstructor(c, src.Op.Type) {
+					return "a " + types.TypeString(structOf(src.Op.Type), shortQualifier) + " literal, not made by a constructor", true
+				}
+				return "", false
+			})
+		}
+		if why != "" {
+			return "its field " + s.Op.Fields[0].Name() + " set to " + why
+		}
+	}
 	return ""
 }
 
@@ -284,18 +330,35 @@ func bypassesConstructor(c *testcase.Cluster, t types.Type) bool {
 	if st == nil {
 		return false
 	}
-	u := st.Underlying().(*types.Struct)
-	hidden := false
-	for i := 0; i < u.NumFields(); i++ {
-		if !u.Field(i).Exported() {
-			hidden = true
-			break
-		}
-	}
-	if !hidden {
+	if !hidesFields(st.Underlying().(*types.Struct), map[*types.Struct]bool{}) {
 		return false
 	}
 	return hasConstructor(c, st, types.NewPointer(st))
+}
+
+// hidesFields reports whether struct u has an unexported field, of its
+// own or of a struct it embeds (directly or through a pointer): the
+// embedded struct's fields are u's too, and a literal of u leaves them
+// zero (or the embedded pointer nil) where only their package can set
+// them.
+func hidesFields(u *types.Struct, seen map[*types.Struct]bool) bool {
+	if seen[u] {
+		return false
+	}
+	seen[u] = true
+	for i := 0; i < u.NumFields(); i++ {
+		f := u.Field(i)
+		if !f.Exported() {
+			return true
+		}
+		if !f.Embedded() {
+			continue
+		}
+		if e := structOf(f.Type()); e != nil && hidesFields(e.Underlying().(*types.Struct), seen) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasConstructor reports whether a function of the cluster (not one the

@@ -176,3 +176,18 @@ func (c *Catalog) Listing() Listing {
 
 // Word returns the title's last word: a title has at least one.
 func (l Label) Word() string { return l.words[len(l.words)-1] }
+
+// Heading is a label at a level. It embeds the label, whose words only
+// NewHeading fills in.
+type Heading struct {
+	*Label
+	Level int
+}
+
+// NewHeading returns the heading of a text at a level.
+func NewHeading(text string, level int) *Heading {
+	return &Heading{Label: &Label{Text: text, words: strings.Fields(text + " heading")}, Level: level}
+}
+
+// Lead returns the heading's first word: a heading has at least one.
+func (h *Heading) Lead() string { return h.words[0] }
