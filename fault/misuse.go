@@ -128,11 +128,12 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg string
 		}
 		src := t.Stmts[a.Stmt]
 		what := argName(s.Op, i)
+		lit := bypassing(c, src.Op)
 		switch {
 		case onNil && nilValue(src.Op):
 			return fmt.Sprintf("%s is nil", what)
-		case madeByTest(src.Op) && bypassesConstructor(c, src.Op.Type):
-			return fmt.Sprintf("%s is a %s literal, not made by a constructor", what, types.TypeString(structOf(src.Op.Type), shortQualifier))
+		case lit != "":
+			return fmt.Sprintf("%s is %s", what, lit)
 		case src.Op.Kind == testcase.OpPrim && madeUpScalar(c, src.Op.Type):
 			return fmt.Sprintf("%s is a %s the test made up, not one its package made", what, types.TypeString(src.Op.Type, shortQualifier))
 		case onNil && madeByTest(src.Op) && opaque(src.Op.Type):
@@ -211,11 +212,8 @@ func fieldSetOn(c *testcase.Cluster, t *testcase.Test, stmt int, ref testcase.Re
 			why = holdsNil(c, t, v)
 		} else {
 			why, _ = builtOf(t, v, func(k int) (string, bool) {
-				src := t.Stmts[k]
-				if madeByTest(src.Op) && bypassesConstructor(c, src.Op.Type) {
-					return "a " + types.TypeString(structOf(src.Op.Type), shortQualifier) + " literal, not made by a constructor", true
-				}
-				return "", false
+				why := bypassing(c, t.Stmts[k].Op)
+				return why, why != ""
 			})
 		}
 		if why != "" {
@@ -248,10 +246,9 @@ func holdsNil(c *testcase.Cluster, t *testcase.Test, i int) string {
 			return "nil " + types.TypeString(src.Op.Type, shortQualifier), true
 		case madeByTest(src.Op) && opaque(src.Op.Type):
 			return "the zero value of " + types.TypeString(structOf(src.Op.Type), shortQualifier), true
-		case c != nil && madeByTest(src.Op) && bypassesConstructor(c, src.Op.Type):
-			return "a " + types.TypeString(structOf(src.Op.Type), shortQualifier) + " literal, not made by a constructor", true
 		}
-		return "", false
+		why := bypassing(c, src.Op)
+		return why, why != ""
 	})
 	return why
 }
@@ -334,6 +331,17 @@ func bypassesConstructor(c *testcase.Cluster, t types.Type) bool {
 		return false
 	}
 	return hasConstructor(c, st, types.NewPointer(st))
+}
+
+// bypassing names the value op makes when it is a literal, zero value or
+// fresh variable the test made that bypasses its type's constructor ("a
+// catalog.Label literal, not made by a constructor"), "" otherwise or
+// without a cluster to look for constructors in.
+func bypassing(c *testcase.Cluster, op *testcase.Op) string {
+	if c == nil || !madeByTest(op) || !bypassesConstructor(c, op.Type) {
+		return ""
+	}
+	return "a " + types.TypeString(structOf(op.Type), shortQualifier) + " literal, not made by a constructor"
 }
 
 // hidesFields reports whether struct u has an unexported field, of its
