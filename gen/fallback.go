@@ -4,24 +4,45 @@ import (
 	"context"
 
 	"github.com/cling-go/cling/mosa"
+	"github.com/cling-go/cling/testcase"
 )
 
 // maxFallbackLevels bounds how far back finish reaches into the tests the
 // archive replaced.
 const maxFallbackLevels = 2
 
-// finish turns the archive into the verified file: the archive's tests go
-// through the passes minimise, observe, name and verify, and the
-// survivors make the file. A goal whose test is dropped on the way,
-// because it behaved differently from run to run or failed under go test,
-// gets the test the archive held for it before that one, through the same
-// passes and verified together with the tests that survived; then the one
-// before that, up to maxFallbackLevels. The file ends in j.src, j.final
-// and j.dropped.
+// finish turns the archive into the verified file: the archive's tests,
+// reduced to a subset that covers the same goals (reduce), go through
+// the passes minimise, observe, name and verify, and the survivors make
+// the file. A goal whose test is dropped on the way, because it behaved
+// differently from run to run or failed under go test, gets the test the
+// archive holds for it when reduce left that one out, then the test the
+// archive held for it before that one, through the same passes and
+// verified together with the tests that survived; then the one before
+// that, up to maxFallbackLevels. The file ends in j.src, j.final and
+// j.dropped.
 func (j *job) finish(ctx context.Context, archive *mosa.Archive) error {
-	candidates := archive.Tests()
-	wanted := goalsOf(candidates)
-	for level := 0; len(candidates) > 0; level++ {
+	all := archive.Tests()
+	wanted := goalsOf(all)
+	candidates, err := j.reduce(ctx, archive, all)
+	if err != nil {
+		return err
+	}
+	tried := map[*testcase.Test]bool{}
+	for level := -1; level <= maxFallbackLevels; level++ {
+		switch {
+		case level == 0:
+			// The holders reduce left out.
+			candidates = untried(archive.Holders(j.lost(wanted)), tried)
+		case level > 0:
+			candidates = archive.Fallbacks(j.lost(wanted), level-1)
+		}
+		if len(candidates) == 0 {
+			continue
+		}
+		for _, c := range candidates {
+			tried[c.Test] = true
+		}
 		minimised, err := j.minimise(ctx, candidates)
 		if err != nil {
 			return err
@@ -37,12 +58,19 @@ func (j *job) finish(ctx context.Context, archive *mosa.Archive) error {
 			}
 			j.admit(named, v)
 		}
-		if level == maxFallbackLevels {
-			break
-		}
-		candidates = archive.Fallbacks(j.lost(wanted), level)
 	}
 	return nil
+}
+
+// untried returns the tests of tests not in tried.
+func untried(tests []mosa.ArchivedTest, tried map[*testcase.Test]bool) []mosa.ArchivedTest {
+	var out []mosa.ArchivedTest
+	for _, t := range tests {
+		if !tried[t.Test] {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // goalsOf lists the goals the tests are kept for, in order.

@@ -38,6 +38,10 @@ func NewArchive() *Archive {
 // is strictly lower. It is called before the first Update.
 func (a *Archive) ByPerformance() { a.byScore = true }
 
+// KeepsCheaper reports whether the archive keeps cheaper tests
+// (ByPerformance).
+func (a *Archive) KeepsCheaper() bool { return a.byScore }
+
 // replaces reports whether t, with performance score ps, replaces old as
 // the test of a goal.
 func (a *Archive) replaces(t *testcase.Test, ps float64, old *testcase.Test) bool {
