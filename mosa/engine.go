@@ -372,12 +372,8 @@ func (e *Engine) archiveCovering(ctx context.Context, tests []*testcase.Test, re
 	}
 	elapsed := time.Since(e.start).Seconds()
 	for j, both := range confirmed {
-		fresh := e.archive.Update(again[j], scores[j], both, base+idx[j]+1)
-		for _, g := range fresh {
+		for _, g := range e.archive.Update(again[j], scores[j], both, base+idx[j]+1) {
 			e.stats.GoalSeconds[g] = elapsed
-		}
-		if len(fresh) > 0 && e.Gen != nil {
-			e.Gen.Learn(again[j])
 		}
 	}
 	return nil

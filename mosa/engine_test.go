@@ -2,7 +2,6 @@ package mosa
 
 import (
 	"context"
-	"go/types"
 	"testing"
 
 	"github.com/cling-go/cling/harness"
@@ -167,25 +166,4 @@ func TestEvaluateExploresAndConfirmsWithRun(t *testing.T) {
 	assert.Equal(t, 2, ev.explored)
 	assert.Equal(t, confirmRuns*2, ev.run)
 	assert.True(t, s.archive.Covered(0))
-}
-
-// The generator learns the strings of the tests that cover goals no test
-// covered before, and only those.
-func TestEvaluateTeachesTheGeneratorNewCoverage(t *testing.T) {
-	lit := &testcase.Op{Kind: testcase.OpPrim, Name: "lit string", Type: types.Typ[types.String]}
-	withString := func(s string) *testcase.Test {
-		return &testcase.Test{Stmts: []testcase.Stmt{{Op: lit, Value: s}}}
-	}
-	first, again, other := withString("a: 1"), withString("b: 2"), withString("$.a")
-	ev := &scripted{runs: map[*testcase.Test]int{}, script: map[*testcase.Test]func(int) []int32{
-		first: func(int) []int32 { return []int32{0} },
-		again: func(int) []int32 { return []int32{0} },
-		other: func(int) []int32 { return []int32{0, 1} },
-	}}
-	g := testcase.NewGenerator(nil, testcase.DefaultConfig(), 1)
-	e := &Engine{Exec: ev, Goals: 3, Gen: g}
-	e.begin("test")
-	_, err := e.Evaluate(context.Background(), []*testcase.Test{first, again, other})
-	require.NoError(t, err)
-	assert.Equal(t, []string{"a: 1", "$.a"}, g.Learned())
 }

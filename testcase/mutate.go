@@ -225,10 +225,8 @@ func (g *Generator) mutateString(t types.Type, s string) string {
 		b[g.Rnd.Intn(len(b))] = g.char()
 	case op == 2 && len(b) > 0 && len(b) < 4*g.Cfg.MaxString:
 		b = g.repeatSpan(b)
-	default: // insert a character, a constant of R and E, or a learned string
-		if spliced, ok := g.splice(b); ok {
-			b = spliced
-		} else if len(b) < 4*g.Cfg.MaxString {
+	default: // insert a character, or a constant of R and E
+		if len(b) < 4*g.Cfg.MaxString {
 			i := g.Rnd.Intn(len(b) + 1)
 			ins := []byte{g.char()}
 			if k := g.C.Constants.Strings; len(k) > 0 && g.Rnd.Float64() < g.Cfg.ConstantInsert {

@@ -63,14 +63,6 @@ type Config struct {
 	// one of the rest: code that tells those apart gets them, and code
 	// that does not is not drowned in them.
 	ShapeShare float64
-	// LearnedShare is the probability that a string drawn from the
-	// constants is one the search learned from the tests that covered
-	// new goals (Generator.Learn) rather than a literal of R and E.
-	LearnedShare float64
-	// Splice is the probability that a string mutation that inserts
-	// inserts a whole learned string (at the end half of the time), as a
-	// fuzzer splices two inputs of its corpus.
-	Splice float64
 }
 
 // DefaultConfig holds EvoSuite's and Pynguin's usual values, with shorter
@@ -97,8 +89,6 @@ func DefaultConfig() Config {
 		PreferPool:            0.5,
 		Retype:                0.3,
 		ShapeShare:            0.1,
-		LearnedShare:          0.5,
-		Splice:                0.2,
 	}
 }
 
@@ -121,8 +111,6 @@ type Generator struct {
 	Prefer *Preference
 	// poolAt caches, per depth, the pool types buildable at that depth.
 	poolAt map[int][]types.Type
-	// learned holds the strings of the tests that covered new goals.
-	learned learned
 }
 
 // NewGenerator returns a generator with its own seeded random source.
@@ -475,10 +463,8 @@ func (g *Generator) literal(t types.Type) any {
 	case info&types.IsBoolean != 0:
 		return g.Rnd.Intn(2) == 1
 	case info&types.IsString != 0:
-		if g.Rnd.Float64() < g.Cfg.ConstantPool {
-			if s, ok := g.constantString(); ok {
-				return s
-			}
+		if len(k.Strings) > 0 && g.Rnd.Float64() < g.Cfg.ConstantPool {
+			return k.Strings[g.Rnd.Intn(len(k.Strings))]
 		}
 		return g.randomString()
 	case info&types.IsFloat != 0:
