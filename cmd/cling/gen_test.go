@@ -556,7 +556,7 @@ func TestGenReflective(t *testing.T) {
 		contains []string
 	}{
 		{"./compare", "./walk", "compare/cling_walk_test.go", 63, []string{"type item", "compare.Comparer(func("}},
-		{"./config", "./decode", "config/cling_decode_test.go", 56, []string{"type item", "`cfg:\"", "var v item", ", &v)"}},
+		{"./config", "./decode", "config/cling_decode_test.go", 56, []string{"type item", "`cfg:\"", ":= &item", "var m map[string]", ", &m)"}},
 		{"./notify", "./hooks", "notify/cling_hooks_test.go", 18, []string{"notify.WithFormat(func(", "notify.ErrRetry"}},
 		{"./encode", "./scan", "encode/cling_scan_test.go", 44, []string{"type stubMarshaler struct", "func (s stubMarshaler) MarshalDoc() ([]byte, error) {", "encode.Encode(stubMarshaler{"}},
 		{"./show", "./level", "show/cling_level_test.go", 8, []string{"show.Text(level.Level("}},
