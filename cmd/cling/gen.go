@@ -36,7 +36,8 @@ func genCommand() *cli.Command {
 			"cling gen --plan FILE --shard I [--json-out FILE]",
 		Description: `Searches for test cases that drive R's exported API so that branches of E run
 inside calls made at R's call sites, keeps the shortest test for each coupled
-branch covered, minimises the tests, adds assertions from the values three
+branch covered, writes the fewest of them that cover the same branches
+(a greedy set cover), minimises the tests, adds assertions from the values three
 runs agree on, checks that the file compiles and passes five times (taking
 out an assertion whose value differs under go test), and writes
 <R dir>/cling_<E name>_test.go (package R_test). Nothing else in the module is
