@@ -31,25 +31,36 @@ type failure struct {
 	broken bool
 }
 
+// fileRun is what a verification run of the file showed.
+type fileRun struct {
+	// failures says how the tests that failed, did not compile, or have
+	// vet findings failed, by name.
+	failures map[string]*failure
+	// culprits are the tests that change package-level state and made
+	// others fail by it (see stateCulprits).
+	culprits []string
+}
+
 // runFile runs the emitted tests against the original (not
 // instrumented) packages and returns how the tests that failed, did not
-// compile, or have vet findings failed, by name. The test binary is built
-// through an overlay of the output file only, and runs in a temporary copy
-// of the package directory (its files and testdata), so that nothing the
-// tests do can touch the module.
-func (j *job) runFile(ctx context.Context, src []byte, tests []namedTest) (map[string]*failure, error) {
+// compile, or have vet findings failed, and which tests that change
+// package-level state made others fail. The test binary is built through
+// an overlay of the output file only, and runs in a temporary copy of the
+// package directory (its files and testdata), so that nothing the tests
+// do can touch the module.
+func (j *job) runFile(ctx context.Context, src []byte, tests []namedTest) (fileRun, error) {
 	ws, err := probe.NewWorkspace(j.a.Prog)
 	if err != nil {
-		return nil, err
+		return fileRun{}, err
 	}
 	defer ws.Close()
 	bin, blamed, err := j.testBinary(ctx, ws, j.out, src, "verify.test", j.cfg.Tags, false)
 	if err != nil || blamed != nil {
-		return brokenTests(blamed), err
+		return fileRun{failures: brokenTests(blamed)}, err
 	}
 	dir, err := j.packageCopy(ws)
 	if err != nil {
-		return nil, err
+		return fileRun{}, err
 	}
 	// The runs are split over two processes, so that values that differ
 	// between processes fail too.
@@ -57,26 +68,31 @@ func (j *job) runFile(ctx context.Context, src []byte, tests []namedTest) (map[s
 	failures := map[string]*failure{}
 	for _, n := range []int{count - count/2, count / 2} {
 		if err := j.runTests(ctx, bin, dir, tests, n, failures); err != nil {
-			return nil, err
+			return fileRun{}, err
 		}
 	}
 	if len(failures) > 0 {
-		return failures, nil
+		run := func(ctx context.Context, names []string, n int) (map[string]*testRuns, error) {
+			return j.runProcesses(ctx, bin, dir, names, n)
+		}
+		writers, victims := stateSuspects(tests, failures)
+		culprits, err := stateCulprits(ctx, run, namesOf(tests), writers, victims)
+		return fileRun{failures: failures, culprits: culprits}, err
 	}
 	// A test that fails under the race detector fails as a whole: it is
 	// dropped, not repaired.
 	if failed, err := j.raceRun(ctx, ws, src, dir, tests); err != nil || len(failed) > 0 {
-		return brokenTests(failed), err
+		return fileRun{failures: brokenTests(failed)}, err
 	}
 	overlay, err := ws.OverlayFile()
 	if err != nil {
-		return nil, err
+		return fileRun{}, err
 	}
 	vetted, err := j.vet(ctx, src, overlay)
 	if err != nil {
-		return nil, err
+		return fileRun{}, err
 	}
-	return brokenTests(vetted), nil
+	return fileRun{failures: brokenTests(vetted)}, nil
 }
 
 // brokenTests makes the failures of blamed tests: all broken.

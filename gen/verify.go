@@ -47,19 +47,24 @@ func (j *job) verify(ctx context.Context, tests []namedTest) (verdict, error) {
 		if err != nil {
 			return verdict{}, err
 		}
-		failures, err := j.runFile(ctx, r.Src, tests)
+		run, err := j.runFile(ctx, r.Src, tests)
 		if err != nil {
 			return verdict{}, err
 		}
+		failures := run.failures
 		if len(failures) == 0 {
 			return verdict{src: r.Src, passed: tests, dropped: dropped}, nil
 		}
-		if kept, writers := blameStateWriters(tests, failures); len(writers) > 0 {
+		if len(run.culprits) > 0 {
 			// Tests that change package-level state run last, yet the
-			// runs after the first see their state: they, not the
-			// tests that failed, go.
-			dropped = append(dropped, writers...)
-			tests = kept
+			// runs after the first see their state: those whose state
+			// broke tests that pass without it go, not the tests that
+			// failed.
+			if j.cfg.Debug != nil {
+				fmt.Fprintf(j.cfg.Debug, "cling: tests that change package-level state broke others and go: %s\n", strings.Join(run.culprits, ", "))
+			}
+			dropped = append(dropped, run.culprits...)
+			tests = withoutNames(tests, run.culprits)
 			continue
 		}
 		var keep []namedTest
@@ -79,34 +84,6 @@ func (j *job) verify(ctx context.Context, tests []namedTest) (verdict, error) {
 		dropped = append(dropped, namesOf(tests)...)
 	}
 	return verdict{dropped: dropped}, nil
-}
-
-// blameStateWriters returns, when a test that changes no package-level
-// state failed while the file has tests that do, the tests without those,
-// and their names: go test -count=N runs the file's tests N times in one
-// process, and from the second time on every test runs after the state
-// changes of the file's last tests.
-func blameStateWriters(tests []namedTest, failures map[string]*failure) ([]namedTest, []string) {
-	victim := false
-	var writers []string
-	for _, t := range tests {
-		switch {
-		case writesState(t.Test.Test):
-			writers = append(writers, t.Name)
-		case failures[t.Name] != nil:
-			victim = true
-		}
-	}
-	if !victim || len(writers) == 0 {
-		return tests, nil
-	}
-	var kept []namedTest
-	for _, t := range tests {
-		if !writesState(t.Test.Test) {
-			kept = append(kept, t)
-		}
-	}
-	return kept, writers
 }
 
 // withoutFailedAssertions returns test t (the index-th of the file) without
