@@ -68,10 +68,11 @@ func stateCulprits(ctx context.Context, run runNamed, names, writers, victims []
 // culpritsOf returns the writers that make a victim fail when the two run
 // together, twice in one process, where the victim alone passes twice. A
 // victim that fails alone fails for itself, and blames no writer. When a
-// victim fails with the whole file but with no single writer (several
+// victim fails with no single writer but with all of them (several
 // writers together break it), or there are more writers than
 // maxWritersProbed, every writer is blamed. It returns nil when no victim
-// passes alone.
+// passes alone, or none fails even beside all the writers (its failure
+// was not the state's).
 func culpritsOf(ctx context.Context, run runNamed, writers, victims []string) ([]string, error) {
 	if len(writers) == 0 || len(victims) == 0 {
 		return nil, nil
@@ -103,7 +104,15 @@ func culpritsOf(ctx context.Context, run runNamed, writers, victims []string) ([
 		}
 	}
 	if len(culprits) == 0 {
-		return writers, nil
+		// No single writer: all of them together, or the failure is not
+		// the state's (a value that differs between processes).
+		runs, err := run(ctx, append(slices.Clone(harmed), writers...), 2)
+		if err != nil {
+			return nil, err
+		}
+		if slices.ContainsFunc(harmed, func(v string) bool { return runs[v] != nil && runs[v].fails > 0 }) {
+			return writers, nil
+		}
 	}
 	return culprits, nil
 }

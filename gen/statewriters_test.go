@@ -65,9 +65,10 @@ func (p *stateProcess) run(_ context.Context, names []string, n int) (map[string
 }
 
 // Only the writers whose state breaks a test that passes alone are
-// blamed; a test broken for itself blames none; a test broken only by
-// writers together blames all of them; a writer whose harm another
-// writer's state hid is found once that one is gone.
+// blamed; a test broken for itself blames none, nor does one that fails
+// in the file for another reason; a test broken only by writers together
+// blames all of them; a writer whose harm another writer's state hid is
+// found once that one is gone.
 func TestStateCulprits(t *testing.T) {
 	many := make([]string, maxWritersProbed+1)
 	for i := range many {
@@ -108,7 +109,13 @@ func TestStateCulprits(t *testing.T) {
 			name:  "only writers together",
 			names: []string{"TestA", "TestW1", "TestW2"}, writers: []string{"TestW1", "TestW2"}, victims: []string{"TestA"},
 			fails: map[string]func(map[string]bool) bool{"TestA": func(s map[string]bool) bool { return s["TestW1"] && s["TestW2"] }},
-			want:  []string{"TestW1", "TestW2"}, runs: 3,
+			want:  []string{"TestW1", "TestW2"}, runs: 4,
+		},
+		{
+			name:  "a failure that is not the state's",
+			names: []string{"TestA", "TestW1", "TestW2"}, writers: []string{"TestW1", "TestW2"}, victims: []string{"TestA"},
+			fails: map[string]func(map[string]bool) bool{"TestA": never},
+			want:  nil, runs: 4,
 		},
 		{
 			name:  "a harm hidden by another writer",
