@@ -250,6 +250,9 @@ type Cluster struct {
 	sealed int
 	// writers are the functions that change package-level state.
 	writers map[*types.Func]bool
+	// rResults are the result types of R's exported functions and
+	// methods, once asked for (see returnedByR).
+	rResults []types.Type
 }
 
 // Skip is a function or method of R that a test outside R can call, but
@@ -1385,6 +1388,9 @@ func (c *Cluster) stdProviders(t types.Type) []*Op {
 		provs = []provider{{"strings", "NewReader", []types.Type{str}}}
 	case "context.Context":
 		provs = []provider{{"context", "Background", nil}}
+	case "net/http.ResponseWriter":
+		// A recorder: what a handler writes stays in memory.
+		provs = []provider{{"net/http/httptest", "NewRecorder", nil}}
 	}
 	var out []*Op
 	for _, p := range provs {
@@ -1429,7 +1435,7 @@ func (c *Cluster) Methods(t types.Type) []*Op {
 	}
 	if n, ok := types.Unalias(base).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg() != c.Caller.Types &&
 		!isInternalElsewhere(n.Obj().Pkg().Path(), c.Caller.Types) && n.TypeParams().Len() == 0 &&
-		!isStandard(n.Obj().Pkg().Path()) {
+		(!isStandard(n.Obj().Pkg().Path()) || c.servedByR(t)) {
 		ms := types.NewMethodSet(t)
 		for i := 0; i < ms.Len(); i++ {
 			fn, ok := ms.At(i).Obj().(*types.Func)
@@ -1451,6 +1457,62 @@ func (c *Cluster) Methods(t types.Type) []*Op {
 	}
 	out = c.runnableOps(out)
 	c.methods.Set(t, out)
+	return out
+}
+
+// servedByR reports whether the methods of t, a type of the standard
+// library, are called on the values a test holds: t is a small
+// interface (at most maxStubMethods methods) that an exported function or
+// method of R returns. Such an interface is the kind a package implements
+// to plug into the standard library (http.Handler, io.Reader,
+// fmt.Stringer), so the implementation is R's code: the handler a
+// middleware returns runs the middleware. A large one (reflect.Type) is
+// the standard library's own abstraction, whose methods run only the
+// standard library.
+func (c *Cluster) servedByR(t types.Type) bool {
+	iface, ok := t.Underlying().(*types.Interface)
+	return ok && iface.NumMethods() > 0 && iface.NumMethods() <= maxStubMethods && c.returnedByR(t)
+}
+
+// returnedByR reports whether an exported function or method of R
+// returns a value of type t.
+func (c *Cluster) returnedByR(t types.Type) bool {
+	if c.rResults == nil {
+		c.rResults = []types.Type{}
+		for _, sig := range exportedSignatures(c.Caller.Types) {
+			for i := 0; i < sig.Results().Len(); i++ {
+				c.rResults = append(c.rResults, types.Unalias(sig.Results().At(i).Type()))
+			}
+		}
+	}
+	return slices.ContainsFunc(c.rResults, func(r types.Type) bool { return types.Identical(r, t) })
+}
+
+// exportedSignatures returns the signatures of the exported functions of
+// pkg and of the exported methods of its exported types, in the order of
+// their names.
+func exportedSignatures(pkg *types.Package) []*types.Signature {
+	var out []*types.Signature
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		switch obj := scope.Lookup(name).(type) {
+		case *types.Func:
+			if obj.Exported() {
+				out = append(out, obj.Type().(*types.Signature))
+			}
+		case *types.TypeName:
+			named, ok := obj.Type().(*types.Named)
+			if !ok || !obj.Exported() || obj.IsAlias() || types.IsInterface(named) {
+				continue
+			}
+			ms := types.NewMethodSet(types.NewPointer(named))
+			for i := 0; i < ms.Len(); i++ {
+				if m := ms.At(i).Obj(); m.Exported() {
+					out = append(out, m.Type().(*types.Signature))
+				}
+			}
+		}
+	}
 	return out
 }
 

@@ -349,3 +349,29 @@ func TestCoveringGoalsAndFocus(t *testing.T) {
 		}
 	}
 }
+
+// HTTP middleware takes and returns http.Handler values: a test calls
+// ServeHTTP on the handler R returns (its implementation is R's code),
+// with a recorder for the response and a request built from its fields.
+// The methods of a standard-library interface that R does not return
+// (the request's io.ReadCloser body) are not called.
+func TestClusterMiddleware(t *testing.T) {
+	c := cluster(t, "reflective", "./serve", "./route")
+	handler := c.API[0].Results[0]
+	require.Equal(t, "net/http.Handler", handler.String())
+	serveHTTP := c.Methods(handler)
+	require.Equal(t, []string{"(http.Handler).ServeHTTP"}, names(serveHTTP))
+	writer, request := serveHTTP[0].Params[1], serveHTTP[0].Params[2]
+	require.Equal(t, "net/http.ResponseWriter", writer.String())
+	assert.Equal(t, []string{"net/http/httptest.NewRecorder as net/http.ResponseWriter", "nil http.ResponseWriter"}, names(c.Producers(writer)))
+	require.Equal(t, "*net/http.Request", request.String())
+	var body types.Type
+	st := request.(*types.Pointer).Elem().Underlying().(*types.Struct)
+	for i := 0; i < st.NumFields(); i++ {
+		if st.Field(i).Name() == "Body" {
+			body = st.Field(i).Type()
+		}
+	}
+	require.Equal(t, "io.ReadCloser", body.String())
+	assert.Empty(t, c.Methods(body))
+}

@@ -543,8 +543,8 @@ func TestGenCrossover(t *testing.T) {
 // decode targets, function literals, sentinel errors and stubs of
 // interfaces: a comparer that walks values with a reflect.Kind switch, a
 // decoder into tagged structs, an API of functional options and
-// callbacks, and an encoder that asks its argument whether it marshals
-// itself. The counts are exact (deterministic code, seed 3, 3000
+// callbacks, an encoder that asks its argument whether it marshals
+// itself, and HTTP middleware whose handler a test must serve. The counts are exact (deterministic code, seed 3, 3000
 // evaluations, single-point crossover: the figures of docs/fixtures.md,
 // which says why each pair misses what it misses). Without those values
 // the same runs cover 34, 7, 3 and 1.
@@ -560,6 +560,7 @@ func TestGenReflective(t *testing.T) {
 		{"./notify", "./hooks", "notify/cling_hooks_test.go", 18, []string{"notify.WithFormat(func(", "notify.ErrRetry"}},
 		{"./encode", "./scan", "encode/cling_scan_test.go", 44, []string{"type stubMarshaler struct", "func (s stubMarshaler) MarshalDoc() ([]byte, error) {", "encode.Encode(stubMarshaler{"}},
 		{"./show", "./level", "show/cling_level_test.go", 8, []string{"show.Text(level.Level("}},
+		{"./serve", "./route", "serve/cling_route_test.go", 6, []string{"httptest.NewRecorder()", ".ServeHTTP(responseWriter, request", "&url.URL{Path: "}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.caller[2:], func(t *testing.T) {
