@@ -51,12 +51,13 @@ func stateCulprits(ctx context.Context, run runNamed, names, writers, victims []
 		if len(suspects) == 0 {
 			break
 		}
-		runs, err := run(ctx, without(names, culprits), 2)
+		rest := without(names, culprits)
+		runs, err := run(ctx, rest, 2)
 		if err != nil {
 			return nil, err
 		}
 		victims = nil
-		for _, n := range without(names, culprits) {
+		for _, n := range rest {
 			if r := runs[n]; r != nil && r.fails > 0 && !slices.Contains(suspects, n) {
 				victims = append(victims, n)
 			}
