@@ -23,7 +23,11 @@ func survive(all []*individual, uncovered, objectives []int32, n int, worst floa
 	fronts := preferenceSort(all, len(objectives), n)
 	var next []*individual
 	for r, f := range fronts {
-		h.assign(f, len(objectives))
+		if r == 0 && h.Name != CrowdingDistance.Name {
+			CrowdingDistance.assign(f, len(objectives))
+		} else {
+			h.assign(f, len(objectives))
+		}
 		for _, ind := range f {
 			ind.rank = r
 		}

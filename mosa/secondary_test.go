@@ -69,6 +69,27 @@ func TestSurviveCutsTheLastFrontByTheHeuristic(t *testing.T) {
 	assert.Equal(t, []*individual{a, d}, next, "crowding ties in the front: the shortest survives")
 }
 
+// Front 0, the best test of each goal, is cut by crowding distance
+// whatever the heuristic: the best test of a hard goal is often a dear
+// one, and ordering front 0 by cost would drop it.
+func TestSurviveCutsFrontZeroByCrowding(t *testing.T) {
+	// Each of a, b, c is alone at the minimum of one goal, so crowding
+	// ties them and length decides: a (2), then b (3). By cost, b and c
+	// would survive (a executes 1000 statements).
+	mk := func(obj []float64, p Proxies) *individual {
+		x := costly(p)
+		x.goals, x.fit = []int32{0, 1, 2}, obj
+		return x
+	}
+	a := mk([]float64{0.1, 0.9, 0.9}, Proxies{Length: 2, Statements: 1000})
+	b := mk([]float64{0.9, 0.1, 0.9}, Proxies{Length: 3, Statements: 10})
+	c := mk([]float64{0.9, 0.9, 0.1}, Proxies{Length: 4, Statements: 10})
+	for _, h := range []Heuristic{CrowdingDistance, PerformanceHeuristic} {
+		next := survive([]*individual{a, b, c}, []int32{0, 1, 2}, []int32{0, 1, 2}, 2, 1, h)
+		assert.Equal(t, []*individual{a, b}, next, h.Name)
+	}
+}
+
 // heuristics runs a secondary objective for generations whose stagnation
 // is scripted, and returns the initials of the heuristics it picks.
 func heuristics(t *testing.T, s Secondary, stagnated []bool) string {
