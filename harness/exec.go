@@ -99,6 +99,10 @@ type Stats struct {
 	// bound: crashes (Status Crashed) the worker survived, not counted in
 	// Crashes, which cost a worker each.
 	StackOverflows int `json:"stackOverflows"`
+	// StepBounds counts the hangs (in Hangs) stopped at the step bound: a
+	// loop of R or E that took more branch outcomes than the bound of the
+	// timeout allows, known as a hang without waiting for the timeout.
+	StepBounds int `json:"stepBounds"`
 	// WorkerStarts counts the worker processes started, the first ones
 	// and the spares included; Handovers the times a worker that died or
 	// retired was replaced by the warm spare; Retirements the workers that
@@ -311,6 +315,9 @@ func (x *Executor) run(ctx context.Context, tests []*testcase.Test, req request)
 			x.stats.Cuts++
 		case TimedOut:
 			x.stats.Hangs++
+			if strings.HasPrefix(r.Message, hrt.StepBoundMessage) {
+				x.stats.StepBounds++
+			}
 		case Crashed:
 			if r.WorkerSurvived {
 				x.stats.StackOverflows++
@@ -603,7 +610,8 @@ func (w *worker) drop(background bool) crash {
 // after a crash the results since the last write are lost and the tests
 // run again, carefully (one write per result), which finds the test that
 // crashed. With Options.Reproducible, a test that timed out (and is not
-// blocked for ever) runs once more.
+// blocked for ever, nor stopped at the step bound, both of which do not
+// depend on the machine's speed) runs once more.
 func (w *worker) run(ctx context.Context, tests []*testcase.Test, results []Result, req request) error {
 	if err := w.runOnce(ctx, tests, results, req); err != nil {
 		return err
@@ -614,7 +622,7 @@ func (w *worker) run(ctx context.Context, tests []*testcase.Test, results []Resu
 	var again []*testcase.Test
 	var idx []int
 	for i, r := range results {
-		if r.Status == TimedOut && !strings.HasPrefix(r.Message, blockedForEver) {
+		if r.Status == TimedOut && !strings.HasPrefix(r.Message, blockedForEver) && !strings.HasPrefix(r.Message, hrt.StepBoundMessage) {
 			again = append(again, tests[i])
 			idx = append(idx, i)
 		}

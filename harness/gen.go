@@ -75,6 +75,7 @@ func Main() {
 		Trace:          rt.AppendTrace,
 		InterceptExits: rt.InterceptExits,
 		BoundStack:     rt.BoundStack,
+		BoundSteps:     rt.BoundSteps,
 		Abandon:        rt.Abandon,
 		Resume:         rt.Resume,
 		Packages:       []string{%s},

@@ -15,6 +15,7 @@ import (
 	"github.com/cling-go/cling/couple"
 	"github.com/cling-go/cling/harness"
 	"github.com/cling-go/cling/harness/harnesstest"
+	"github.com/cling-go/cling/harness/hrt"
 	"github.com/cling-go/cling/internal/fixture"
 	"github.com/cling-go/cling/internal/fstree"
 	"github.com/cling-go/cling/probe"
@@ -414,9 +415,14 @@ func TestReproducibleNeverCuts(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []harness.Status{harness.TimedOut, harness.TimedOut, harness.Passed}, []harness.Status{res[0].Status, res[1].Status, res[2].Status})
 	assert.Equal(t, "blocked for ever: select (no cases)", res[1].Message)
+	// The busy loop ends at the step bound (0.3 s of timeout: 2,516,582
+	// branch outcomes), whatever the machine's speed.
+	assert.Equal(t, hrt.StepBoundMessage+" (2516582 branch outcomes of the caller and callee in one test)", res[0].Message)
+	assert.True(t, strings.HasSuffix(res[0].Frame, "callee.spin"), res[0].Frame)
 	st := x.Stats()
 	assert.Equal(t, 0, st.Cuts)
 	assert.Equal(t, 2, st.Hangs)
+	assert.Equal(t, 1, st.StepBounds)
 }
 
 // Exits cost no worker. Tests left blocked for ever stay behind in their

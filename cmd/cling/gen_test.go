@@ -156,8 +156,9 @@ func TestGenEndToEnd(t *testing.T) {
 // On a callee that panics, exits, spins, blocks, overflows its stack and
 // races, gen keeps going and writes a file that passes: no kept test
 // exits, hangs or crashes. The executor counts what happened; with an
-// evaluation budget nothing is cut short at the adaptive limit. The loop
-// and the select{} are faults, with reproducers.
+// evaluation budget nothing is cut short at the adaptive limit, and the
+// loop ends at the step bound. The loop and the select{} are faults, with
+// reproducers.
 func TestGenOnHostileCode(t *testing.T) {
 	dir := fixture.Copy(t, "hostile")
 	before := fixture.Snapshot(t, dir)
@@ -173,10 +174,12 @@ func TestGenOnHostileCode(t *testing.T) {
 			Cuts           int `json:"adaptiveCuts"`
 			Hangs          int `json:"confirmedHangs"`
 			StackOverflows int `json:"stackOverflows"`
+			StepBounds     int `json:"stepBounds"`
 		} `json:"executor"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep), r.stdout)
 	assert.Positive(t, rep.Tests)
+	assert.Positive(t, rep.Executor.StepBounds, "the spin stops at the step bound")
 	assert.Positive(t, rep.Executor.Panics)
 	assert.Positive(t, rep.Executor.ConvertedExits)
 	assert.Greater(t, rep.Executor.Exits, rep.Executor.ConvertedExits, "runtime.Goexit too")

@@ -89,6 +89,12 @@ type Config struct {
 	// blocks for ever (see rt.BoundStack): a runaway recursion ends its
 	// test, not the process.
 	BoundStack func(frames int, hook func() (unwind bool))
+	// BoundSteps makes a goroutine of R or E that takes more than a
+	// number of branch outcomes in one test call a hook, which says
+	// whether it unwinds (panics) or blocks for ever (see rt.BoundSteps):
+	// a loop that never ends is a hang once it took that many, however
+	// fast the machine is.
+	BoundSteps func(steps uint64, hook func() (unwind bool))
 	// Abandon makes every goroutine that reaches a probe end, until
 	// Resume: the goroutines of a test that ran past its limit stop there.
 	Abandon, Resume func()
@@ -151,6 +157,16 @@ const (
 	// the runtime ends the worker as before. The cost of reaching the
 	// bound grows with its square (the stack is walked every 1024 calls).
 	maxFrames = 5000
+	// stepsPerSecond is the step bound per second of the timeout: a test
+	// that takes more branch outcomes of R and E than the timeout's
+	// seconds times stepsPerSecond hangs (see Config.BoundSteps). A loop
+	// of one comparison takes about 63 million outcomes a second in the
+	// instrumented code with the distances the search records, 226
+	// million without (2 busy cores), so the bound is reached in a
+	// seventh of the timeout or less, and a moment of load on the machine
+	// does not make the timeout come first; tests of ordinary code stay
+	// far below it.
+	stepsPerSecond = 1 << 23
 	// firstPoll is when the watchdog first looks whether a test that has
 	// not ended is blocked for ever; it looks again at pollFactor times
 	// the time since the start, and so on. Each look is a goroutine dump.
@@ -207,6 +223,8 @@ func Serve(cfg Config) {
 // server is the state of a worker across tests.
 type server struct {
 	cfg Config
+	// boundFor is the timeout the step bound was set for (see stepBound).
+	boundFor time.Duration
 	// exits receives the exits the code under test requests.
 	exits chan exitRequest
 	timer *time.Timer
@@ -242,7 +260,11 @@ type exitRequest struct {
 	stmt     int
 	frame    string
 	overflow bool
-	// stack is where the recursion was, with overflow (see stackLines).
+	// hang is a goroutine that took more steps than the bound (see
+	// Config.BoundSteps); message says so.
+	hang bool
+	// stack is where the recursion or the loop was, with overflow or hang
+	// (see stackLines).
 	stack string
 }
 
@@ -289,6 +311,10 @@ func (s *server) serve(in *bufio.Reader, out io.Writer) {
 		cut := time.Duration(r.uvarint()) * time.Microsecond
 		cpuCut := time.Duration(r.uvarint()) * time.Microsecond
 		timeout := time.Duration(r.uvarint()) * time.Microsecond
+		if s.cfg.BoundSteps != nil && timeout != s.boundFor {
+			s.boundFor = timeout
+			s.cfg.BoundSteps(stepBound(timeout), s.stepBounded)
+		}
 		n := int(r.uvarint())
 		lastFlush := time.Now()
 		for i := 0; i < n && r.err == nil; i++ {
@@ -438,9 +464,10 @@ type result struct {
 	retire bool
 	// targets marks the slots of decode targets (&v).
 	targets map[int]bool
-	// overflow is where the test's goroutine recursed past maxFrames, if it
-	// did: the test is a stack overflow however it ended.
-	overflow *exitRequest
+	// stopped is where the test's goroutine recursed past maxFrames
+	// (overflow) or ran past the step bound (hang), if it did: the test is
+	// a stack overflow or a hang however it ended.
+	stopped *exitRequest
 }
 
 // describeEnd observes value slot i at the end of the test (or for a
@@ -480,13 +507,39 @@ func (s *server) exitRequested(code int, message string) {
 // Either way no code of the test runs where a real stack overflow would
 // have ended the process, except deferred functions on the way up.
 func (s *server) stackOverflowed() (unwind bool) {
-	e := exitRequest{frame: innermostFrame(s.cfg.Packages, 3, ""), overflow: true, stack: currentStack()}
+	return s.stopGoroutine(exitRequest{overflow: true})
+}
+
+// StepBoundMessage starts the message of a test that ran past the step
+// bound.
+const StepBoundMessage = "ran past the step bound"
+
+// stepBound is the step bound of tests whose timeout is timeout: the
+// timeout's seconds times stepsPerSecond.
+func stepBound(timeout time.Duration) uint64 {
+	return uint64(timeout.Seconds() * stepsPerSecond)
+}
+
+// stepBounded is the hook of the step bound: it runs on a goroutine of
+// the code under test that took the last of the steps the bound allows.
+// The test ends as a hang, as stackOverflowed ends one as a stack
+// overflow.
+func (s *server) stepBounded() (unwind bool) {
+	return s.stopGoroutine(exitRequest{hang: true, message: fmt.Sprintf("%s (%d branch outcomes of the caller and callee in one test)", StepBoundMessage, stepBound(s.boundFor))})
+}
+
+// stopGoroutine ends the test of the calling goroutine, a goroutine of the
+// code under test, as e says (a stack overflow or a hang): the test's own
+// goroutine unwinds, any other blocks for ever and the test ends at once.
+// It returns whether the goroutine unwinds.
+func (s *server) stopGoroutine(e exitRequest) (unwind bool) {
+	e.frame, e.stack = innermostFrame(s.cfg.Packages, 4, ""), currentStack()
 	unwind = s.onTestGoroutine()
 	current.Lock()
 	if res := current.res; res != nil {
 		e.stmt = int(res.done.Load())
-		if unwind && res.overflow == nil {
-			res.overflow = &e
+		if unwind && res.stopped == nil {
+			res.stopped = &e
 		}
 	}
 	if !unwind {
@@ -665,12 +718,15 @@ wait:
 	}
 	current.Lock()
 	current.res = nil
-	overflow := res.overflow
+	stopped := res.stopped
 	current.Unlock()
 	if exited {
 		res.status, res.code, res.message, res.frame, res.stmt = statusExit, ex.code, ex.message, ex.frame, ex.stmt
-		if ex.overflow {
+		switch {
+		case ex.overflow:
 			res.status, res.stack = statusOverflow, ex.stack
+		case ex.hang:
+			res.status, res.stack = statusHang, ex.stack
 		}
 		// The exiting goroutine blocks for ever; any other the test left
 		// must not run on into the next test.
@@ -680,8 +736,11 @@ wait:
 		}
 		return res
 	}
-	if overflow != nil {
-		res.status, res.stmt, res.message, res.frame, res.stack = statusOverflow, overflow.stmt, "", overflow.frame, overflow.stack
+	if stopped != nil {
+		res.status, res.stmt, res.message, res.frame, res.stack = statusOverflow, stopped.stmt, "", stopped.frame, stopped.stack
+		if stopped.hang {
+			res.status, res.message = statusHang, stopped.message
+		}
 		return res
 	}
 	if !finished {

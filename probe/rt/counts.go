@@ -62,13 +62,18 @@ func setupCounts(t *Table) {
 func resetCounts() {
 	clear(outcomeCounts)
 	clear(callCounts)
+	stepBlocks = 0
 }
 
-// count records that outcome o was taken. It is small enough to be
+// count records that outcome o was taken, and every StepBlock times
+// counts a block of steps (see BoundSteps). It is small enough to be
 // inlined into the probes.
 func count(o int32) {
 	if uint32(o) < uint32(len(outcomeCounts)) {
 		outcomeCounts[o]++
+		if outcomeCounts[o]&stepMask == 0 {
+			stepped()
+		}
 	}
 }
 

@@ -59,10 +59,17 @@ func TestBoundStack(t *testing.T) {
 	blocked := make(chan bool)
 	BoundStack(500, func() bool { close(blocked); return false })
 	countCalls(1)
+	assertBlocksPastTheBound(t, blocked, func() { recurse(1 << 20) })
+}
+
+// assertBlocksPastTheBound runs f in a goroutine of its own, which a
+// bound's hook blocks for ever once it closed blocked.
+func assertBlocksPastTheBound(t *testing.T, blocked chan bool, f func()) {
+	t.Helper()
 	returned := make(chan bool)
 	go func() {
 		defer close(returned)
-		recurse(1 << 20)
+		f()
 	}()
 	<-blocked
 	select {
