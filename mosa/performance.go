@@ -1,7 +1,7 @@
 package mosa
 
 func init() {
-	RegisterSecondary("performance", "performance proxies: the cheapest tests of a front survive; the archive keeps cheaper tests (costs coverage; see adaptive)",
+	RegisterSecondary("performance", "performance proxies: the cheapest tests of a front survive (front 0 is cut by crowding distance); the archive keeps cheaper tests",
 		func(Config) (Secondary, error) { return performanceSecondary{}, nil })
 }
 
