@@ -10,8 +10,10 @@ import (
 // uncovered goals that count in this generation (all of uncovered for
 // MOSA): front 0 is the best test of each objective (ties to the
 // shorter), further fronts come from non-dominated sorting; heuristic h
-// (the crowding distance, for MOSA) scores the individuals of every front,
-// and the last front admitted is cut by that score, then by length. The
+// (the crowding distance, for MOSA) scores the individuals of every front
+// but front 0, which the crowding distance always scores (the best test
+// of a hard goal is often a dear one), and the last front admitted is cut
+// by that score, then by length. The
 // individuals keep the objectives of every uncovered goal; one not
 // evaluated for an uncovered goal scores worst on it.
 func survive(all []*individual, uncovered, objectives []int32, n int, worst float64, h Heuristic) []*individual {
@@ -23,7 +25,7 @@ func survive(all []*individual, uncovered, objectives []int32, n int, worst floa
 	fronts := preferenceSort(all, len(objectives), n)
 	var next []*individual
 	for r, f := range fronts {
-		if r == 0 && h.Name != CrowdingDistance.Name {
+		if r == 0 {
 			CrowdingDistance.assign(f, len(objectives))
 		} else {
 			h.assign(f, len(objectives))

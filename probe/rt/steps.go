@@ -51,10 +51,6 @@ func BoundSteps(steps uint64, hook func() (unwind bool)) {
 	}
 }
 
-// StepBlocks returns the blocks of steps the current test took (see
-// BoundSteps).
-func StepBlocks() uint32 { return stepBlocks }
-
 // stepped is count's slow path: the count of an outcome reached a
 // multiple of StepBlock (or wrapped around).
 //
