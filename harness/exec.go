@@ -75,8 +75,11 @@ type Executor struct {
 	wantSpares int
 	starting   int
 	warming    sync.WaitGroup
-	closed     bool
-	stats      Stats
+	// spareDone is signalled (with mu) when a spare that was starting
+	// joined spares or failed to start.
+	spareDone *sync.Cond
+	closed    bool
+	stats     Stats
 }
 
 // maxSpares bounds the number of spare processes.
@@ -137,6 +140,7 @@ func NewExecutor(exe *Executable, opts Options) *Executor {
 		opts.CutFloor = defaultCutFloor
 	}
 	x := &Executor{exe: exe, opts: opts, wantSpares: min(opts.Workers, maxSpares)}
+	x.spareDone = sync.NewCond(&x.mu)
 	x.stats.Environment, x.stats.PlainReason = exe.Environment, exe.PlainReason
 	for i := 0; i < opts.Workers; i++ {
 		x.workers = append(x.workers, &worker{x: x, sinceCrash: carefulSpan})
@@ -332,14 +336,20 @@ func (x *Executor) run(ctx context.Context, tests []*testcase.Test, req request)
 
 // replacement returns a process for a worker. One that replaces a process
 // that died or retired is a spare if there is one (a handover): the first
-// that is ready, or else the oldest; otherwise, and for a worker's first
-// process, a new one starts. Either way spares start warming up in the
+// that is ready, or else the oldest, or else the first to finish starting;
+// otherwise, and for a worker's first process, a new one starts. Either way spares start warming up in the
 // background.
 func (x *Executor) replacement(handover bool) (*process, error) {
 	var p *process
 	if handover {
 		x.mu.Lock()
 		p = x.takeSpareLocked()
+		// A spare still starting is nearer to ready than a process
+		// started now.
+		for p == nil && x.starting > 0 && !x.closed {
+			x.spareDone.Wait()
+			p = x.takeSpareLocked()
+		}
 		if p != nil {
 			x.stats.Handovers++
 		}
@@ -393,6 +403,7 @@ func (x *Executor) warmSpares() {
 			p, err := x.spawn()
 			x.mu.Lock()
 			defer x.mu.Unlock()
+			defer x.spareDone.Broadcast()
 			x.starting--
 			switch {
 			case err != nil:
