@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cling-go/cling/ccfg"
 	"github.com/cling-go/cling/couple"
@@ -253,6 +254,10 @@ type Cluster struct {
 	// rResults are the result types of R's exported functions and
 	// methods, once asked for (see returnedByR).
 	rResults []types.Type
+	// driven are the methods of R's interfaces that R's code calls
+	// through them (see DrivenByCaller), found once.
+	driven     map[string]bool
+	drivenOnce sync.Once
 }
 
 // Skip is a function or method of R that a test outside R can call, but

@@ -375,3 +375,27 @@ func TestClusterMiddleware(t *testing.T) {
 	require.Equal(t, "io.ReadCloser", body.String())
 	assert.Empty(t, c.Methods(body))
 }
+
+// The methods R's code calls through R's own interfaces are driven by R:
+// constructs' caller calls Shape.Area and Rated.Rating itself. A method of
+// a concrete type, one of an interface R does not declare, and a call that
+// is no method call are not.
+func TestDrivenByCaller(t *testing.T) {
+	c := cluster(t, "constructs", "./caller", "./callee")
+	method := func(recv types.Type, name string) *testcase.Op {
+		obj, _, _ := types.LookupFieldOrMethod(recv, true, nil, name)
+		require.NotNil(t, obj, name)
+		return &testcase.Op{Kind: testcase.OpCall, Method: true, Func: obj.(*types.Func), Params: []types.Type{recv}}
+	}
+	shape := c.Caller.Types.Scope().Lookup("Shape").Type()
+	rated := c.Caller.Types.Scope().Lookup("Rated").Type()
+	square := types.NewPointer(c.Callee.Types.Scope().Lookup("Square").Type())
+	errorT := types.Universe.Lookup("error").Type()
+	assert.True(t, c.DrivenByCaller(method(shape, "Area")))
+	assert.True(t, c.DrivenByCaller(method(rated, "Rating")))
+	assert.False(t, c.DrivenByCaller(method(square, "Area")), "a concrete type's method")
+	assert.False(t, c.DrivenByCaller(method(errorT, "Error")), "an interface R does not declare")
+	area := method(shape, "Area")
+	area.Method = false
+	assert.False(t, c.DrivenByCaller(area), "no method call")
+}
