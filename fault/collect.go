@@ -144,7 +144,7 @@ func (col *Collector) observe(t *testcase.Test, r harness.Result) {
 			col.outside.add(f)
 			return
 		}
-		if Misused(col.c, t, f.Stmt, kind, f.Message, nil) != "" {
+		if Misused(col.c, t, f.Stmt, kind, f.Message, f.Frame.Func, nil) != "" {
 			col.misuse.add(f)
 			return
 		}

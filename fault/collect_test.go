@@ -2,13 +2,16 @@ package fault_test
 
 import (
 	"context"
+	"go/types"
 	"testing"
 	"time"
 
+	"github.com/cling-go/cling/ccfg"
 	"github.com/cling-go/cling/couple"
 	"github.com/cling-go/cling/fault"
 	"github.com/cling-go/cling/harness"
 	"github.com/cling-go/cling/harness/harnesstest"
+	"github.com/cling-go/cling/internal/fixture"
 	"github.com/cling-go/cling/testcase"
 	"github.com/cling-go/cling/testcase/testscript"
 	"github.com/stretchr/testify/assert"
@@ -206,10 +209,37 @@ func TestMisused(t *testing.T) {
 		if stmt >= 0 {
 			stmt = testscript.Stmt(tc.test, tc.step)
 		}
-		assert.Equal(t, tc.want, fault.Misused(p.c, tc.test, stmt, tc.kind, "", tc.out), tc.name)
+		assert.Equal(t, tc.want, fault.Misused(p.c, tc.test, stmt, tc.kind, "", "", tc.out), tc.name)
 	}
 	// The executor is built before the search with the cluster's
 	// operations: classifying may not add any that a later test could
 	// call.
 	assert.Equal(t, ops, len(p.c.Ops), "operations added while classifying")
+}
+
+// Rule 11 on a real cluster: constructs' caller calls Shape.Area itself, so
+// a failure in a test's own call of it, or in a call that takes what such
+// a call returned or was given, is misuse; the same statement without such
+// a call before it is not.
+func TestMisusedDrivenStep(t *testing.T) {
+	a, err := couple.LoadPair(ccfg.LoadConfig{Dir: fixture.Copy(t, "constructs")}, "./caller", "./callee")
+	require.NoError(t, err)
+	c := testcase.NewCluster(a, 4)
+	shape := c.Caller.Types.Scope().Lookup("Shape").Type()
+	obj, _, _ := types.LookupFieldOrMethod(shape, true, nil, "Area")
+	area := &testcase.Op{Kind: testcase.OpCall, Name: "(caller.Shape).Area", Method: true, Func: obj.(*types.Func), Params: []types.Type{shape}, Results: []types.Type{types.Typ[types.Int]}}
+	shapes := &testcase.Op{Kind: testcase.OpCall, Name: "caller.DefaultShapes", API: true, Results: []types.Type{types.NewSlice(shape)}}
+	index := &testcase.Op{Kind: testcase.OpCall, Name: "caller.Largest", API: true, Params: []types.Type{types.NewSlice(shape)}}
+	first := &testcase.Op{Kind: testcase.OpCall, Name: "caller.First", API: true, Params: []types.Type{types.NewSlice(shape)}, Results: []types.Type{shape}}
+	self := &testcase.Test{Stmts: []testcase.Stmt{{Op: shapes}, {Op: first, Args: []testcase.Ref{{Stmt: 0}}}, {Op: area, Args: []testcase.Ref{{Stmt: 1}}}}}
+	assert.Equal(t, "the test called (caller.Shape).Area, which caller calls itself, in an order of its own", fault.Misused(c, self, 2, fault.IndexOutOfRange, "", "", nil))
+	given := &testcase.Test{Stmts: []testcase.Stmt{{Op: shapes}, {Op: first, Args: []testcase.Ref{{Stmt: 0}}}, {Op: area, Args: []testcase.Ref{{Stmt: 1}}}, {Op: index, Args: []testcase.Ref{{Stmt: 0}}}}}
+	assert.Equal(t, "", fault.Misused(c, given, 3, fault.IndexOutOfRange, "", "", nil), "Area took a shape, not the slice Largest takes")
+	given.Stmts[3].Args[0] = testcase.Ref{Stmt: 1}
+	index.Params[0] = shape
+	assert.Equal(t, "it takes a value the test gave (caller.Shape).Area, a step of caller's own that the test took itself", fault.Misused(c, given, 3, fault.IndexOutOfRange, "", "", nil))
+	result := &testcase.Test{Stmts: []testcase.Stmt{{Op: shapes}, {Op: first, Args: []testcase.Ref{{Stmt: 0}}}, {Op: area, Args: []testcase.Ref{{Stmt: 1}}}, {Op: index, Args: []testcase.Ref{{Stmt: 2}}}}}
+	assert.Equal(t, "it takes what (caller.Shape).Area returned, a step of caller's own that the test took itself", fault.Misused(c, result, 3, fault.IndexOutOfRange, "", "", nil))
+	none := &testcase.Test{Stmts: []testcase.Stmt{{Op: shapes}, {Op: first, Args: []testcase.Ref{{Stmt: 0}}}, {Op: index, Args: []testcase.Ref{{Stmt: 1}}}}}
+	assert.Equal(t, "", fault.Misused(c, none, 2, fault.IndexOutOfRange, "", "", nil))
 }

@@ -241,6 +241,29 @@ func (k Kind) Nil() bool {
 	return false
 }
 
+// outOfRange reports whether a fault of kind k is an index, a slice, a
+// length or a shift out of range: one an integer of the test's can cause.
+func (k Kind) outOfRange() bool {
+	switch k.inner() {
+	case IndexOutOfRange, SliceOutOfRange, BadLength, NegativeShift:
+		return true
+	}
+	return false
+}
+
+// askedFor names, in a misuse reason, what an integer the test wrote was
+// to a fault of kind k: an index, a shift, or a size (of an allocation,
+// or of an input whose work hangs).
+func (k Kind) askedFor() string {
+	switch k.inner() {
+	case IndexOutOfRange, SliceOutOfRange:
+		return "an index"
+	case NegativeShift:
+		return "a shift"
+	}
+	return "a size"
+}
+
 // inner is the runtime error of a panic in a goroutine (NilDereference
 // for "panic in a goroutine: nil dereference"); other kinds are their own.
 func (k Kind) inner() Kind {

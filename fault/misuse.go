@@ -3,7 +3,9 @@ package fault
 import (
 	"fmt"
 	"go/types"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -58,7 +60,10 @@ import (
 //     when not observed), for an operation on a nil value, an argument
 //     that was observed nil and is a result of an earlier call (one that
 //     failed, returning a non-nil error, or one that says "none" with
-//     nil): the test used it without the check a caller makes;
+//     nil), or an error result observed nil (the call succeeded, and the
+//     test passed its "no error" on: yaml.FormatError(err) of a
+//     conversion that worked): the test used it without the check a
+//     caller makes;
 //
 //  5. a resource not released: for a leaked goroutine, a value the test
 //     made whose type has a method Close, Stop, Shutdown or Cancel that
@@ -88,16 +93,58 @@ import (
 //     makeslice, makechan or growslice out of range), an integer the test
 //     wrote, in the arguments or in the values they are built from, that
 //     is negative or at least 1<<32: the code allocated what the test
-//     asked; for a hang, one of at least 1<<24: the test built an input
+//     asked; the same for an index or a slice out of range and a negative
+//     shift (text.NewSegment(5, -7).Value(src)), for an index the called
+//     function raised itself that the message names and the statement
+//     passes (see askedIndex), and for a bound past the end, by the
+//     message, that the test wrote into the arguments (see askedBeyond);
+//     for a hang, one of at least 1<<24: the test built an input
 //     (bytes.Repeat(b, 284758393)) that takes longer to go through than
 //     cling waits.
+//
+//  10. a value handed over before: for an operation on a nil value, or for
+//     an index, a slice, a length or a shift out of range, a call that ran
+//     before the statement took one of its arguments (or a value they are
+//     built from) as its receiver or an argument, or changed package-level
+//     state, and was given beside it a value rules 1 to 3 or 9 name (see
+//     givenEarlier): reader.SetPadding(-99) before the parser reads the
+//     reader, a nil func registered before Marshal calls it;
+//
+//  11. a method R drives itself: for any fault, the statement calls a
+//     method of an interface R's package declares and R's own code calls
+//     through that interface (see Cluster.DrivenByCaller): goldmark's
+//     block parsers, whose Open, Continue and Close the parser calls in
+//     turn for each block, with the state each step leaves for the next.
+//     A test that calls Close without Open stepped into a protocol whose
+//     order only R knows.
+//     The same for a statement that takes a value built from the result
+//     of such a call, or one such a call took as an argument before (the
+//     node an inline parser's Parse returned, the reader it advanced);
+//
+//  12. a structure of a third package: for an operation on a nil value,
+//     an argument built from a value of a package of R's module other than
+//     R and E, which the test made with that package's own API (a call of
+//     its functions or methods, a literal of its types), when no value of
+//     that package that R's API returned is among them (go-yaml's
+//     yaml.NodeToValue(ast.Alias(tok), ...), an alias node without the
+//     value the parser would give it): structures of that kind come from
+//     the module's own producers (its parser), which fill what the bare
+//     constructors leave nil.
+//
+// Rule 3 also covers, for an operation on a nil value, an argument the
+// test made (a literal, a zero value, a fresh variable) of a struct type
+// with a constructor, that leaves one of its map, pointer, channel, func
+// or interface fields nil: the constructor would have filled it
+// (goldmark's parser.Config{}, whose Options map parser.NewConfig makes).
 //
 // Other faults with no statement (crashes) and data races are never
 // misuse. For a crash, the minimised reproducer's last statement is the
 // one that failed (see FailedAt).
 //
-// msg is the failure's message.
-func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg string, out *testcase.Outcome) string {
+// msg is the failure's message, and raisedIn the function (as the runtime
+// names it) of the innermost frame of the module's code where it
+// happened, "" if not known.
+func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg, raisedIn string, out *testcase.Outcome) string {
 	if k == Leak {
 		ran := t.Len()
 		if stmt >= 0 && stmt < ran {
@@ -121,6 +168,19 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg string
 	if s.Op.Kind != testcase.OpCall && s.Op.Kind != testcase.OpFieldSet {
 		return ""
 	}
+	if why := drivenStep(c, t, stmt); why != "" {
+		return why
+	}
+	if k.inner() == IndexOutOfRange {
+		if why := askedIndex(t, s, msg, raisedIn); why != "" {
+			return why
+		}
+	}
+	if k.inner() == IndexOutOfRange || k.inner() == SliceOutOfRange {
+		if why := askedBeyond(t, s, msg); why != "" {
+			return why
+		}
+	}
 	onNil := k.Nil() || k.inner() == TypeAssertion && strings.Contains(msg, " is nil, not ")
 	for i, a := range s.Args {
 		if a.IsOmitted() {
@@ -138,11 +198,15 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg string
 			return fmt.Sprintf("%s is a %s the test made up, not one its package made", what, types.TypeString(src.Op.Type, shortQualifier))
 		case onNil && madeByTest(src.Op) && opaque(src.Op.Type):
 			return fmt.Sprintf("%s is the zero value of %s, whose fields are all unexported", what, types.TypeString(structOf(src.Op.Type), shortQualifier))
+		case onNil && c != nil && madeByTest(src.Op) && leftNil(t, a.Stmt) != "" && hasConstructor(c, structOf(src.Op.Type), types.NewPointer(structOf(src.Op.Type))):
+			return fmt.Sprintf("%s is a %s the test made, whose field %s it left nil, not one a constructor made", what, types.TypeString(structOf(src.Op.Type), shortQualifier), leftNil(t, a.Stmt))
 		case onNil && src.Op.Kind == testcase.OpCall:
 			if isNil, withError := nilResult(out, a); isNil && withError {
 				return fmt.Sprintf("%s is the nil result of %s, which returned an error", what, src.Op.Name)
 			} else if isNil {
 				return fmt.Sprintf("%s is the nil result of %s", what, src.Op.Name)
+			} else if noError(out, a) {
+				return fmt.Sprintf("%s is the nil error of %s, which succeeded", what, src.Op.Name)
 			}
 		}
 	}
@@ -151,7 +215,7 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg string
 			return why
 		}
 	}
-	if k.inner() == BadLength || k == Hang {
+	if k.outOfRange() || k == Hang {
 		limit, negative := int64(hugeSize), true
 		if k == Hang {
 			limit, negative = hugeWork, false
@@ -161,7 +225,7 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg string
 				continue
 			}
 			if v, ok := hugeInt(t, a.Stmt, limit, negative); ok {
-				return fmt.Sprintf("%s is built from %d, a size the test asked for", argName(s.Op, i), v)
+				return fmt.Sprintf("%s is built from %d, %s the test asked for", argName(s.Op, i), v, k.askedFor())
 			}
 		}
 	}
@@ -189,6 +253,67 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg string
 		}
 		if why := fieldSetOn(c, t, stmt, a, onNil); why != "" {
 			return fmt.Sprintf("%s has %s", argName(s.Op, i), why)
+		}
+	}
+	if onNil && c != nil && c.Caller != nil {
+		if pkg, made := madeWithThird(t, stmt, c.Caller.Path, raisedIn, c.ThirdPackage); pkg != "" {
+			return fmt.Sprintf("the arguments hold a value of %s that the test made with %s, not one %s made", ShortName(pkg), made, c.Caller.Name)
+		}
+	}
+	if onNil || k.outOfRange() {
+		return givenEarlier(c, t, stmt, k, onNil)
+	}
+	return ""
+}
+
+// givenEarlier returns why what the test handed over before statement
+// stmt is misuse (rule 10): a call that ran before it took one of the
+// statement's arguments, or a value they are built from, as its receiver
+// or an argument (a setter, an Advance, a registration on it; a value of
+// plain data, a number, a string or a []byte, keeps nothing of such a
+// call), or changed package-level state (a registration function), and
+// passed beside it, for an operation on a nil value, a value built from
+// nil, an opaque zero value or a literal that bypasses its constructor
+// (rules 1 to 3); for an index, a slice, a length or a shift out of
+// range, an integer the test wrote that is negative or at least 1<<32
+// (rule 9). The code kept what the test gave it and failed on it later.
+// "" if none.
+func givenEarlier(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, onNil bool) string {
+	used := map[int]bool{}
+	for _, a := range t.Stmts[stmt].Args {
+		if a.IsOmitted() {
+			continue
+		}
+		builtOf(t, a.Stmt, func(j int) (struct{}, bool) {
+			used[j] = true
+			return struct{}{}, false
+		})
+	}
+	for j := 0; j < stmt; j++ {
+		s := t.Stmts[j]
+		if used[j] || s.Op.Kind != testcase.OpCall && s.Op.Kind != testcase.OpFieldSet {
+			continue
+		}
+		takes := s.Op.WritesState && !s.Op.Method
+		for k, a := range s.Args {
+			takes = takes || !a.IsOmitted() && used[a.Stmt] && k < len(s.Op.Params) && !plainData(s.Op.Params[k])
+		}
+		if !takes {
+			continue
+		}
+		for i, a := range s.Args {
+			if a.IsOmitted() || used[a.Stmt] {
+				continue
+			}
+			if onNil {
+				if why := holdsNil(c, t, a.Stmt); why != "" {
+					return fmt.Sprintf("%s, which ran before, is given %s", argName(s.Op, i), why)
+				}
+				continue
+			}
+			if v, ok := hugeInt(t, a.Stmt, hugeSize, true); ok {
+				return fmt.Sprintf("%s, which ran before, is built from %d, %s the test asked for", argName(s.Op, i), v, k.askedFor())
+			}
 		}
 	}
 	return ""
@@ -605,6 +730,149 @@ func madeByTest(op *testcase.Op) bool {
 	return false
 }
 
+// drivenStep returns why statement stmt steps into a protocol R drives
+// itself (rule 11): it calls a method R calls on its own through R's
+// interface, or takes a value built from the result of such a call, or
+// one such a call took as an argument before. "" if none.
+func drivenStep(c *testcase.Cluster, t *testcase.Test, stmt int) string {
+	if c == nil {
+		return ""
+	}
+	s := t.Stmts[stmt]
+	if c.DrivenByCaller(s.Op) {
+		return fmt.Sprintf("the test called %s, which %s calls itself, in an order of its own", s.Op.Name, c.Caller.Name)
+	}
+	used := map[int]bool{}
+	for _, a := range s.Args {
+		if !a.IsOmitted() {
+			builtOf(t, a.Stmt, func(j int) (struct{}, bool) {
+				used[j] = true
+				return struct{}{}, false
+			})
+		}
+	}
+	for j := 0; j < stmt; j++ {
+		op := t.Stmts[j].Op
+		if !c.DrivenByCaller(op) {
+			continue
+		}
+		if used[j] {
+			return fmt.Sprintf("it takes what %s returned, a step of %s's own that the test took itself", op.Name, c.Caller.Name)
+		}
+		for k, a := range t.Stmts[j].Args {
+			if !a.IsOmitted() && used[a.Stmt] && k < len(op.Params) && !plainData(op.Params[k]) {
+				return fmt.Sprintf("it takes a value the test gave %s, a step of %s's own that the test took itself", op.Name, c.Caller.Name)
+			}
+		}
+	}
+	return ""
+}
+
+// askedIndex returns why an index out of range is the index the test
+// wrote (rule 9): the function the statement calls raised it itself
+// (raisedIn), the runtime's message names the index ("index out of range
+// [800] with length 0"), and the statement passes that integer. "" if
+// not.
+func askedIndex(t *testcase.Test, s testcase.Stmt, msg, raisedIn string) string {
+	if s.Op.Kind != testcase.OpCall || s.Op.Func == nil || s.Op.Func.Pkg() == nil || raisedIn == "" || BareName(raisedIn) != s.Op.Func.Name() || packageOf(raisedIn) != s.Op.Func.Pkg().Path() {
+		return ""
+	}
+	_, rest, ok := strings.Cut(msg, "index out of range [")
+	if !ok {
+		return ""
+	}
+	text, _, ok := strings.Cut(rest, "]")
+	index, err := strconv.ParseInt(text, 10, 64)
+	if !ok || err != nil {
+		return ""
+	}
+	for i, a := range s.Args {
+		if a.IsOmitted() {
+			continue
+		}
+		switch v := t.Stmts[a.Stmt].Value.(type) {
+		case int64:
+			if v == index {
+				return fmt.Sprintf("%s is %d, the index the test asked for", argName(s.Op, i), v)
+			}
+		case uint64:
+			if index >= 0 && v == uint64(index) {
+				return fmt.Sprintf("%s is %d, the index the test asked for", argName(s.Op, i), v)
+			}
+		}
+	}
+	return ""
+}
+
+// outOfRangeMessage matches the runtime's messages for an index or a
+// slice bound past the end: "index out of range [800] with length 3",
+// "slice bounds out of range [:672] with capacity 9".
+var outOfRangeMessage = regexp.MustCompile(`out of range \[:?(\d+)\] with (?:length|capacity) (\d+)`)
+
+// askedBeyond returns why an index or slice bound past the end is one
+// the test wrote (rule 9): the runtime's message names a bound greater
+// than the length (not merely at it, as an off-by-one of the code's own
+// would be), and the statement's arguments are built from that integer
+// (toml.LocalTime{Precision: 672}, marshalled: 672 digits of the 9 there
+// are). "" if not.
+func askedBeyond(t *testcase.Test, s testcase.Stmt, msg string) string {
+	m := outOfRangeMessage.FindStringSubmatch(msg)
+	if m == nil {
+		return ""
+	}
+	bound, err1 := strconv.ParseInt(m[1], 10, 64)
+	length, err2 := strconv.ParseInt(m[2], 10, 64)
+	if err1 != nil || err2 != nil || bound <= length {
+		return ""
+	}
+	for i, a := range s.Args {
+		if a.IsOmitted() {
+			continue
+		}
+		if _, ok := builtOf(t, a.Stmt, func(k int) (struct{}, bool) {
+			switch v := t.Stmts[k].Value.(type) {
+			case int64:
+				return struct{}{}, v == bound
+			case uint64:
+				return struct{}{}, v == uint64(bound)
+			}
+			return struct{}{}, false
+		}); ok {
+			return fmt.Sprintf("%s is built from %d, past the %d there are: the bound the test asked for", argName(s.Op, i), bound, length)
+		}
+	}
+	return ""
+}
+
+// leftNil returns a field of map, pointer, channel, func or interface type
+// that the struct the test made at statement i (a composite literal, a
+// zero value or a fresh variable) leaves nil, or "": the first unexported
+// one, or an exported one the literal does not set or sets to nil.
+func leftNil(t *testcase.Test, i int) string {
+	s := t.Stmts[i]
+	st := structOf(s.Op.Type)
+	if st == nil {
+		return ""
+	}
+	set := map[string]bool{}
+	if s.Op.Kind == testcase.OpComposite {
+		for k, f := range s.Op.Fields {
+			if k < len(s.Args) && !s.Args[k].IsOmitted() && !nilValue(t.Stmts[s.Args[k].Stmt].Op) {
+				set[f.Name()] = true
+			}
+		}
+	}
+	u := st.Underlying().(*types.Struct)
+	for k := 0; k < u.NumFields(); k++ {
+		f := u.Field(k)
+		if _, slice := f.Type().Underlying().(*types.Slice); slice || !nilable(f.Type()) || set[f.Name()] {
+			continue
+		}
+		return f.Name()
+	}
+	return ""
+}
+
 // opaque reports whether t is a struct type, or a pointer to one, with
 // fields of which none is exported.
 func opaque(t types.Type) bool {
@@ -643,6 +911,21 @@ func nilResult(out *testcase.Outcome, ref testcase.Ref) (isNil, withError bool) 
 		}
 	}
 	return isNil, withError
+}
+
+// noError reports whether the observations show ref, an error result,
+// nil when the call that made it returned: the call succeeded, and the
+// test passed its "no error" on as an error (rule 4).
+func noError(out *testcase.Outcome, ref testcase.Ref) bool {
+	if out == nil {
+		return false
+	}
+	for _, o := range out.Observations {
+		if !o.End && o.Ref == ref && o.Path == "" && o.Kind == testcase.ObsNoError {
+			return true
+		}
+	}
+	return false
 }
 
 // hugeSize is the least length rule 9 takes for one the test asked for,

@@ -91,10 +91,10 @@ func TestMadeCycle(t *testing.T) {
 		{Op: set, Args: []testcase.Ref{{Stmt: 0}, {Stmt: 1}}},
 		{Op: pos, Args: []testcase.Ref{{Stmt: 0}}},
 	}}
-	assert.Equal(t, "the test made a cycle: field Node is set to a value built from the object that holds it", Misused(nil, cycle, 2, StackOverflow, "", nil))
-	assert.Equal(t, "", Misused(nil, cycle, 0, StackOverflow, "", nil), "the set had not run")
-	assert.Equal(t, "", Misused(nil, other, 3, StackOverflow, "", nil))
-	assert.Equal(t, "", Misused(nil, cycle, 2, IndexOutOfRange, "", nil), "not a stack overflow")
+	assert.Equal(t, "the test made a cycle: field Node is set to a value built from the object that holds it", Misused(nil, cycle, 2, StackOverflow, "", "", nil))
+	assert.Equal(t, "", Misused(nil, cycle, 0, StackOverflow, "", "", nil), "the set had not run")
+	assert.Equal(t, "", Misused(nil, other, 3, StackOverflow, "", "", nil))
+	assert.Equal(t, "", Misused(nil, cycle, 2, IndexOutOfRange, "", "", nil), "not a stack overflow")
 }
 
 // A failed type assertion on a value the test passed as any, alone or in
@@ -133,15 +133,15 @@ func TestAnyArgument(t *testing.T) {
 	for _, tc := range cases {
 		test := &testcase.Test{Stmts: tc.stmts}
 		last := len(tc.stmts) - 1
-		assert.Equal(t, tc.want, Misused(nil, test, last, TypeAssertion, "interface conversion: interface {} is string, not int", nil), tc.name)
+		assert.Equal(t, tc.want, Misused(nil, test, last, TypeAssertion, "interface conversion: interface {} is string, not int", "", nil), tc.name)
 		if tc.want != "" {
-			assert.Equal(t, "", Misused(nil, test, last, IndexOutOfRange, "", nil), tc.name+", another kind")
+			assert.Equal(t, "", Misused(nil, test, last, IndexOutOfRange, "", "", nil), tc.name+", another kind")
 		}
 	}
 	onNil := &testcase.Test{Stmts: []testcase.Stmt{{Op: nilAny}, {Op: call(anyT), Args: refs(0)}}}
-	assert.Equal(t, "argument 1 of assert.Less is nil", Misused(nil, onNil, 1, TypeAssertion, "interface conversion: interface is nil, not string", nil))
+	assert.Equal(t, "argument 1 of assert.Less is nil", Misused(nil, onNil, 1, TypeAssertion, "interface conversion: interface is nil, not string", "", nil))
 	typed := &testcase.Test{Stmts: []testcase.Stmt{{Op: lit(str), Value: "a"}, {Op: call(str), Args: refs(0)}}}
-	assert.Equal(t, "", Misused(nil, typed, 1, TypeAssertion, "interface conversion: interface is nil, not string", nil), "no nil argument")
+	assert.Equal(t, "", Misused(nil, typed, 1, TypeAssertion, "interface conversion: interface is nil, not string", "", nil), "no nil argument")
 }
 
 // A hang of a call given a time.Duration of a second or more that the
@@ -154,9 +154,9 @@ func TestLongWait(t *testing.T) {
 	test := func(d int64) *testcase.Test {
 		return &testcase.Test{Stmts: []testcase.Stmt{{Op: lit, Value: d}, {Op: call, Args: []testcase.Ref{{Stmt: 0}}}}}
 	}
-	assert.Equal(t, "argument 1 of assert.Eventually is a wait of 2562047h47m16.854775807s", Misused(nil, test(math.MaxInt64), 1, Hang, "", nil))
-	assert.Equal(t, "", Misused(nil, test(int64(time.Millisecond)), 1, Hang, "", nil))
-	assert.Equal(t, "", Misused(nil, test(math.MaxInt64), 1, NilDereference, "", nil))
+	assert.Equal(t, "argument 1 of assert.Eventually is a wait of 2562047h47m16.854775807s", Misused(nil, test(math.MaxInt64), 1, Hang, "", "", nil))
+	assert.Equal(t, "", Misused(nil, test(int64(time.Millisecond)), 1, Hang, "", "", nil))
+	assert.Equal(t, "", Misused(nil, test(math.MaxInt64), 1, NilDereference, "", "", nil))
 }
 
 // A failed type assertion on a value the test passed as an interface with
@@ -177,10 +177,10 @@ func TestAssertedArgument(t *testing.T) {
 		return &testcase.Test{Stmts: []testcase.Stmt{{Op: newNode(typ)}, {Op: closeOp, Args: []testcase.Ref{{Stmt: 0}}}}}
 	}
 	const msg = "interface conversion: ast.Node is *ast.Link, not *ast.List"
-	assert.Equal(t, "argument 1 of parser.Close is a *ast.Link passed as ast.Node, which the code asserted to be another type", Misused(nil, test(link), 1, TypeAssertion, msg, nil))
-	assert.Equal(t, "", Misused(nil, test(list), 1, TypeAssertion, msg, nil), "the test passed the asserted type")
-	assert.Equal(t, "", Misused(nil, test(node), 1, TypeAssertion, msg, nil), "a value whose type the test does not know")
-	assert.Equal(t, "", Misused(nil, test(link), 1, IndexOutOfRange, "runtime error: index out of range [1] with length 1", nil))
+	assert.Equal(t, "argument 1 of parser.Close is a *ast.Link passed as ast.Node, which the code asserted to be another type", Misused(nil, test(link), 1, TypeAssertion, msg, "", nil))
+	assert.Equal(t, "", Misused(nil, test(list), 1, TypeAssertion, msg, "", nil), "the test passed the asserted type")
+	assert.Equal(t, "", Misused(nil, test(node), 1, TypeAssertion, msg, "", nil), "a value whose type the test does not know")
+	assert.Equal(t, "", Misused(nil, test(link), 1, IndexOutOfRange, "runtime error: index out of range [1] with length 1", "", nil))
 
 	for msg, want := range map[string]string{
 		msg: "*ast.Link",
@@ -208,11 +208,11 @@ func TestFailedAtCrash(t *testing.T) {
 	assert.Equal(t, 1, FailedAt(crash, test))
 	assert.Equal(t, -1, FailedAt(&Fault{Kind: Race, Stmt: -1}, test))
 	assert.Equal(t, 0, FailedAt(&Fault{Kind: NilDereference, Stmt: 0}, test))
-	assert.Equal(t, "argument 1 of require.Eventually is nil", Misused(nil, test, FailedAt(crash, test), kind, "panic: runtime error: invalid memory address or nil pointer dereference", nil))
-	assert.Equal(t, "", Misused(nil, test, -1, kind, "", nil), "the statement not known")
+	assert.Equal(t, "argument 1 of require.Eventually is nil", Misused(nil, test, FailedAt(crash, test), kind, "panic: runtime error: invalid memory address or nil pointer dereference", "", nil))
+	assert.Equal(t, "", Misused(nil, test, -1, kind, "", "", nil), "the statement not known")
 	assert.False(t, (GoroutinePanic + ": " + IndexOutOfRange).Nil())
 	zeroFunc := &testcase.Test{Stmts: []testcase.Stmt{{Op: &testcase.Op{Kind: testcase.OpZero, Type: cond}}, {Op: eventually, Args: []testcase.Ref{{Stmt: 0}}}}}
-	assert.Equal(t, "argument 1 of require.Eventually is nil", Misused(nil, zeroFunc, 1, kind, "", nil), "the zero value of a func type is nil too")
+	assert.Equal(t, "argument 1 of require.Eventually is nil", Misused(nil, zeroFunc, 1, kind, "", "", nil), "the zero value of a func type is nil too")
 }
 
 // A negative or huge length built from an integer the test wrote,
@@ -226,14 +226,69 @@ func TestSizeAskedFor(t *testing.T) {
 	test := func(v any) *testcase.Test {
 		return &testcase.Test{Stmts: []testcase.Stmt{{Op: lit, Value: v}, {Op: segment, Args: []testcase.Ref{{Stmt: 0}}}, {Op: dump, Args: []testcase.Ref{{Stmt: 1}}}}}
 	}
-	assert.Equal(t, "argument 1 of (*parser.Delimiter).Dump is built from -2, a size the test asked for", Misused(nil, test(int64(-2)), 2, BadLength, "runtime error: makeslice: cap out of range", nil))
-	assert.Equal(t, "argument 1 of (*parser.Delimiter).Dump is built from 55334318961979780, a size the test asked for", Misused(nil, test(int64(55334318961979780)), 2, BadLength, "", nil))
-	assert.Equal(t, "argument 1 of (*parser.Delimiter).Dump is built from 4294967296, a size the test asked for", Misused(nil, test(uint64(1<<32)), 2, BadLength, "", nil))
-	assert.Equal(t, "", Misused(nil, test(int64(4096)), 2, BadLength, "", nil))
-	assert.Equal(t, "", Misused(nil, test(int64(-2)), 2, IndexOutOfRange, "", nil))
-	assert.Equal(t, "argument 1 of (*parser.Delimiter).Dump is built from 284758393, a size the test asked for", Misused(nil, test(int64(284758393)), 2, Hang, "", nil))
-	assert.Equal(t, "", Misused(nil, test(int64(-2)), 2, Hang, "", nil), "a negative count is no work")
-	assert.Equal(t, "", Misused(nil, test(int64(1000000)), 2, Hang, "", nil))
+	assert.Equal(t, "argument 1 of (*parser.Delimiter).Dump is built from -2, a size the test asked for", Misused(nil, test(int64(-2)), 2, BadLength, "runtime error: makeslice: cap out of range", "", nil))
+	assert.Equal(t, "argument 1 of (*parser.Delimiter).Dump is built from 55334318961979780, a size the test asked for", Misused(nil, test(int64(55334318961979780)), 2, BadLength, "", "", nil))
+	assert.Equal(t, "argument 1 of (*parser.Delimiter).Dump is built from 4294967296, a size the test asked for", Misused(nil, test(uint64(1<<32)), 2, BadLength, "", "", nil))
+	assert.Equal(t, "", Misused(nil, test(int64(4096)), 2, BadLength, "", "", nil))
+	assert.Equal(t, "argument 1 of (*parser.Delimiter).Dump is built from -2, an index the test asked for", Misused(nil, test(int64(-2)), 2, IndexOutOfRange, "", "", nil))
+	assert.Equal(t, "", Misused(nil, test(int64(-2)), 2, DivideByZero, "", "", nil), "another kind")
+	assert.Equal(t, "", Misused(nil, test(int64(4096)), 2, SliceOutOfRange, "", "", nil))
+	assert.Equal(t, "argument 1 of (*parser.Delimiter).Dump is built from 284758393, a size the test asked for", Misused(nil, test(int64(284758393)), 2, Hang, "", "", nil))
+	assert.Equal(t, "", Misused(nil, test(int64(-2)), 2, Hang, "", "", nil), "a negative count is no work")
+	assert.Equal(t, "", Misused(nil, test(int64(1000000)), 2, Hang, "", "", nil))
+}
+
+// What the test handed a value before the statement that failed counts
+// (rule 10): a negative index given to a setter of a reader that the
+// failing call then reads, a nil callback given to a registration of
+// package-level state. An ordinary value given earlier, a setter of
+// another value, a setter that ran only after, or a negative number
+// before an operation on nil do not count.
+func TestGivenEarlier(t *testing.T) {
+	intT, bytesT := types.Typ[types.Int], types.NewSlice(types.Typ[types.Byte])
+	readerT := types.NewPointer(types.NewNamed(types.NewTypeName(token.NoPos, types.NewPackage("example.com/m/text", "text"), "reader", nil), types.NewStruct(nil, nil), nil))
+	callback := types.NewSignatureType(nil, nil, nil, nil, nil, false)
+	lit := func(typ types.Type) *testcase.Op { return &testcase.Op{Kind: testcase.OpPrim, Type: typ} }
+	newReader := &testcase.Op{Kind: testcase.OpCall, Name: "text.NewReader", Params: []types.Type{bytesT}, Results: []types.Type{readerT}}
+	setPadding := &testcase.Op{Kind: testcase.OpCall, Name: "(text.Reader).SetPadding", Method: true, Params: []types.Type{readerT, intT}}
+	parse := &testcase.Op{Kind: testcase.OpCall, Name: "parser.Parse", Params: []types.Type{readerT}, API: true}
+	register := &testcase.Op{Kind: testcase.OpCall, Name: "yaml.RegisterMarshaler", Params: []types.Type{callback}, WritesState: true}
+	marshal := &testcase.Op{Kind: testcase.OpCall, Name: "yaml.Marshal", Params: []types.Type{bytesT}, API: true}
+	reader := func(padding int64, order ...int) *testcase.Test {
+		stmts := []testcase.Stmt{
+			{Op: lit(bytesT), Value: []byte("a")},     // 0
+			{Op: newReader, Args: refs(0)},            // 1
+			{Op: newReader, Args: refs(0)},            // 2: another reader
+			{Op: lit(intT), Value: padding},           // 3
+			{Op: setPadding, Args: refs(order[0], 3)}, // 4
+			{Op: parse, Args: refs(1)},                // 5
+			{Op: setPadding, Args: refs(order[1], 3)}, // 6
+		}
+		return &testcase.Test{Stmts: stmts}
+	}
+	const why = "argument 1 of (text.Reader).SetPadding, which ran before, is built from -99, an index the test asked for"
+	assert.Equal(t, why, Misused(nil, reader(-99, 1, 2), 5, IndexOutOfRange, "", "", nil))
+	assert.Equal(t, why, Misused(nil, reader(-99, 1, 2), 5, SliceOutOfRange, "", "", nil))
+	assert.Equal(t, "", Misused(nil, reader(3, 1, 2), 5, IndexOutOfRange, "", "", nil), "a padding in range")
+	assert.Equal(t, "", Misused(nil, reader(-99, 2, 1), 5, IndexOutOfRange, "", "", nil), "another reader before, this one only after")
+	assert.Equal(t, "", Misused(nil, reader(-99, 1, 2), 5, NilDereference, "", "", nil), "a number is no nil")
+	bytesUsed := reader(-99, 1, 2)
+	bytesUsed.Stmts[4] = testcase.Stmt{Op: &testcase.Op{Kind: testcase.OpCall, Name: "bytes.Repeat", Params: []types.Type{bytesT, intT}}, Args: refs(0, 3)}
+	assert.Equal(t, "", Misused(nil, bytesUsed, 5, IndexOutOfRange, "", "", nil), "the reader's bytes given to another call keep nothing of it")
+
+	registry := func(writes bool) *testcase.Test {
+		reg := *register
+		reg.WritesState = writes
+		return &testcase.Test{Stmts: []testcase.Stmt{
+			{Op: &testcase.Op{Kind: testcase.OpNil, Type: callback}}, // 0
+			{Op: &reg, Args: refs(0)},                                // 1
+			{Op: lit(bytesT), Value: []byte("a")},                    // 2
+			{Op: marshal, Args: refs(2)},                             // 3
+		}}
+	}
+	assert.Equal(t, "argument 1 of yaml.RegisterMarshaler, which ran before, is given nil func()", Misused(nil, registry(true), 3, NilDereference, "", "", nil))
+	assert.Equal(t, "", Misused(nil, registry(true), 3, IndexOutOfRange, "", "", nil), "nil is no index")
+	assert.Equal(t, "", Misused(nil, registry(false), 3, NilDereference, "", "", nil), "a call that keeps nothing")
 }
 
 // A named number type whose package declares exported constants of it
@@ -257,4 +312,102 @@ func refs(is ...int) []testcase.Ref {
 		out[k] = testcase.Ref{Stmt: i}
 	}
 	return out
+}
+
+// For an operation on a nil value, a struct the test made that leaves a
+// map, pointer, channel, func or interface field nil is misuse when a
+// constructor of the type exists (goldmark's parser.Config{}, whose
+// Options map parser.NewConfig makes); with every such field set, without
+// a constructor, or for another kind of fault, it is not.
+func TestLeftNil(t *testing.T) {
+	pkg := types.NewPackage("example.com/m/parser", "parser")
+	options := types.NewField(token.NoPos, pkg, "Options", types.NewMap(types.Typ[types.String], types.Typ[types.Int]), false)
+	names := types.NewField(token.NoPos, pkg, "Names", types.NewSlice(types.Typ[types.String]), false)
+	config := types.NewNamed(types.NewTypeName(token.NoPos, pkg, "Config", nil), types.NewStruct([]*types.Var{names, options}, nil), nil)
+	literal := &testcase.Op{Kind: testcase.OpComposite, Ptr: true, Type: types.NewPointer(config), Fields: []*types.Var{names, options}}
+	makeMap := &testcase.Op{Kind: testcase.OpMap, Type: options.Type()}
+	apply := &testcase.Op{Kind: testcase.OpCall, Name: "(parser.Option).SetParserOption", Method: true, Params: []types.Type{types.NewInterfaceType(nil, nil), types.NewPointer(config)}}
+	newConfig := &testcase.Op{Kind: testcase.OpCall, Name: "parser.NewConfig", Results: []types.Type{types.NewPointer(config)}}
+	withCtor := &testcase.Cluster{Ops: []*testcase.Op{newConfig}}
+	test := func(setOptions bool) *testcase.Test {
+		args := []testcase.Ref{{Stmt: -1}, {Stmt: -1}}
+		if setOptions {
+			args[1] = testcase.Ref{Stmt: 0}
+		}
+		return &testcase.Test{Stmts: []testcase.Stmt{
+			{Op: makeMap},             // 0
+			{Op: literal, Args: args}, // 1
+			{Op: &testcase.Op{Kind: testcase.OpCall, Name: "parser.WithAttribute", Results: apply.Params[:1]}}, // 2
+			{Op: apply, Args: refs(2, 1)}, // 3
+		}}
+	}
+	assert.Equal(t, "Options", leftNil(test(false), 1))
+	assert.Equal(t, "", leftNil(test(true), 1), "a nil slice is no nil the code writes through")
+	assert.Equal(t, "argument 1 of (parser.Option).SetParserOption is a parser.Config the test made, whose field Options it left nil, not one a constructor made", Misused(withCtor, test(false), 3, NilMapWrite, "", "", nil))
+	assert.Equal(t, "", Misused(withCtor, test(true), 3, NilMapWrite, "", "", nil))
+	assert.Equal(t, "", Misused(&testcase.Cluster{}, test(false), 3, NilMapWrite, "", "", nil), "no constructor")
+	assert.Equal(t, "", Misused(withCtor, test(false), 3, IndexOutOfRange, "", "", nil), "not on a nil value")
+}
+
+// An index out of range is the index the test asked for when the function
+// the statement calls raised it itself and the runtime's message names an
+// integer the statement passes, even one right at the end; an index
+// computed inside (the message names another), or raised deeper in another
+// function, is not.
+func TestAskedIndex(t *testing.T) {
+	textPkg := types.NewPackage("example.com/m/text", "text")
+	at := &testcase.Op{Kind: testcase.OpCall, Name: "(*text.Segments).At", Method: true, Func: types.NewFunc(token.NoPos, textPkg, "At", nil)}
+	test := &testcase.Test{Stmts: []testcase.Stmt{
+		{Op: &testcase.Op{Kind: testcase.OpCall, Name: "text.NewSegments"}},
+		{Op: &testcase.Op{Kind: testcase.OpPrim, Type: types.Typ[types.Int]}, Value: int64(3)},
+		{Op: at, Args: refs(0, 1)},
+	}}
+	const in = "example.com/m/text.(*Segments).At"
+	assert.Equal(t, "argument 1 of (*text.Segments).At is 3, the index the test asked for", Misused(nil, test, 2, IndexOutOfRange, "runtime error: index out of range [3] with length 3", in, nil))
+	assert.Equal(t, "", Misused(nil, test, 2, IndexOutOfRange, "runtime error: index out of range [2] with length 3", in, nil), "another index")
+	assert.Equal(t, "", Misused(nil, test, 2, IndexOutOfRange, "runtime error: index out of range [3] with length 3", "example.com/m/store.(*Ring).Get", nil), "raised deeper")
+	assert.Equal(t, "", Misused(nil, test, 2, IndexOutOfRange, "runtime error: index out of range [3] with length 3", "", nil), "not known where")
+}
+
+// An error result observed nil and passed on as an error is misuse on a
+// nil value (rule 4): the call succeeded. Without observations, or for an
+// error that was not nil, it is not.
+func TestNoError(t *testing.T) {
+	errT := types.Universe.Lookup("error").Type()
+	convert := &testcase.Op{Kind: testcase.OpCall, Name: "yaml.YAMLToJSON", Results: []types.Type{types.NewSlice(types.Typ[types.Byte]), errT}}
+	format := &testcase.Op{Kind: testcase.OpCall, Name: "yaml.FormatError", Params: []types.Type{errT}}
+	test := &testcase.Test{Stmts: []testcase.Stmt{
+		{Op: &testcase.Op{Kind: testcase.OpPrim, Type: types.NewSlice(types.Typ[types.Byte])}, Value: []byte("a: 1")},
+		{Op: convert, Args: refs(0)},
+		{Op: format, Args: []testcase.Ref{{Stmt: 1, Result: 1}}},
+	}}
+	observed := func(k testcase.ObsKind) *testcase.Outcome {
+		return &testcase.Outcome{Observations: []testcase.Observation{{Ref: testcase.Ref{Stmt: 1, Result: 1}, Kind: k}}}
+	}
+	assert.Equal(t, "argument 1 of yaml.FormatError is the nil error of yaml.YAMLToJSON, which succeeded", Misused(nil, test, 2, NilDereference, "", "", observed(testcase.ObsNoError)))
+	assert.Equal(t, "", Misused(nil, test, 2, NilDereference, "", "", observed(testcase.ObsError)))
+	assert.Equal(t, "", Misused(nil, test, 2, NilDereference, "", "", nil))
+	assert.Equal(t, "", Misused(nil, test, 2, IndexOutOfRange, "", "", observed(testcase.ObsNoError)), "not on a nil value")
+}
+
+// A bound past the end that the test wrote into the arguments is misuse
+// wherever it was raised; one at the end (an off-by-one of the code's
+// own), a bound the test did not write, or the low > high form is not.
+func TestAskedBeyond(t *testing.T) {
+	intT := types.Typ[types.Int]
+	precision := types.NewField(token.NoPos, nil, "Precision", intT, false)
+	literal := &testcase.Op{Kind: testcase.OpComposite, Name: "toml.LocalTime", Type: types.NewStruct([]*types.Var{precision}, nil), Fields: []*types.Var{precision}}
+	marshal := &testcase.Op{Kind: testcase.OpCall, Name: "toml.Marshal", Params: []types.Type{types.NewInterfaceType(nil, nil)}}
+	test := func(v int64) *testcase.Test {
+		return &testcase.Test{Stmts: []testcase.Stmt{
+			{Op: &testcase.Op{Kind: testcase.OpPrim, Type: intT}, Value: v},
+			{Op: literal, Args: refs(0)},
+			{Op: marshal, Args: refs(1)},
+		}}
+	}
+	assert.Equal(t, "argument 1 of toml.Marshal is built from 672, past the 9 there are: the bound the test asked for", Misused(nil, test(672), 2, SliceOutOfRange, "runtime error: slice bounds out of range [:672] with capacity 9", "", nil))
+	assert.Equal(t, "argument 1 of toml.Marshal is built from 672, past the 9 there are: the bound the test asked for", Misused(nil, test(672), 2, IndexOutOfRange, "runtime error: index out of range [672] with length 9", "", nil))
+	assert.Equal(t, "", Misused(nil, test(9), 2, IndexOutOfRange, "runtime error: index out of range [9] with length 9", "", nil), "at the end")
+	assert.Equal(t, "", Misused(nil, test(5), 2, SliceOutOfRange, "runtime error: slice bounds out of range [:672] with capacity 9", "", nil), "not the test's")
+	assert.Equal(t, "", Misused(nil, test(5), 2, SliceOutOfRange, "runtime error: slice bounds out of range [5:1]", "", nil), "low > high")
 }

@@ -128,7 +128,7 @@ func (j *job) reproduce(ctx context.Context, cands []*fault.Fault) ([]foundFault
 	}
 	shrunk, err := j.shrinkAll(ctx, tests, maxShrinkRounds, func(i int, c *testcase.Test, r harness.Result) bool {
 		f := j.sameFault(runnable[i], c, r)
-		return f != nil && j.col.Locator().Outside(c, f) == "" && fault.Misused(j.cluster, c, f.Stmt, f.Kind, f.Message, nil) == ""
+		return f != nil && j.col.Locator().Outside(c, f) == "" && fault.Misused(j.cluster, c, f.Stmt, f.Kind, f.Message, f.Frame.Func, nil) == ""
 	})
 	if err != nil {
 		return nil, err
@@ -147,12 +147,12 @@ func (j *job) reproduce(ctx context.Context, cands []*fault.Fault) ([]foundFault
 			// When the observing run did not show the fault again (a crash
 			// in a goroutine need not), the search's test is written, and
 			// the rule reads it without observed values.
-			failedAt, msg, out := fault.FailedAt(f, test), f.Message, (*testcase.Outcome)(nil)
+			failedAt, msg, raisedIn, out := fault.FailedAt(f, test), f.Message, f.Frame.Func, (*testcase.Outcome)(nil)
 			if g := j.sameFault(f, shrunk[i], observed[i]); g != nil {
 				test, stmt = shrunk[i], g.Stmt
-				failedAt, msg, out = fault.FailedAt(g, test), g.Message, observed[i].Outcome
+				failedAt, msg, raisedIn, out = fault.FailedAt(g, test), g.Message, g.Frame.Func, observed[i].Outcome
 			}
-			if fault.Misused(j.cluster, test, failedAt, f.Kind, msg, out) != "" {
+			if fault.Misused(j.cluster, test, failedAt, f.Kind, msg, raisedIn, out) != "" {
 				j.col.Reclassify(f)
 				continue
 			}
