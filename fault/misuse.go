@@ -62,8 +62,8 @@ import (
 //     failed, returning a non-nil error, or one that says "none" with
 //     nil), or an error result observed nil (the call succeeded, and the
 //     test passed its "no error" on: yaml.FormatError(err) of a
-//     conversion that worked): the test used it without the check a
-//     caller makes;
+//     conversion that worked), or one an argument is built from: the
+//     test used it without the check a caller makes;
 //
 //  5. a resource not released: for a leaked goroutine, a value the test
 //     made whose type has a method Close, Stop, Shutdown or Cancel that
@@ -78,7 +78,9 @@ import (
 //     failed on ("interface conversion: ast.Node is *ast.Link, not
 //     *ast.List", the test having passed an *ast.Link as the ast.Node):
 //     the code takes that interface but works on one implementation of
-//     it, and the test passed another;
+//     it, and the test passed another. For an unhashable map key, the
+//     arguments built from a slice, map or func the test put where any
+//     value is taken (see unhashableAny);
 //
 //  7. a long wait: for a hang, an argument of type time.Duration the
 //     test wrote that is a second or more (the call waits as long as the
@@ -245,6 +247,14 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg, raise
 			if why := holdsNil(c, t, a.Stmt); why != "" {
 				return fmt.Sprintf("%s is built from %s", argName(s.Op, i), why)
 			}
+			if why := nilResultWithin(t, out, a); why != "" {
+				return fmt.Sprintf("%s is built from %s", argName(s.Op, i), why)
+			}
+		}
+	}
+	if k.inner() == Unhashable {
+		if why := unhashableAny(t, s); why != "" {
+			return why
 		}
 	}
 	for i, a := range s.Args {
@@ -256,7 +266,7 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg, raise
 		}
 	}
 	if onNil && c != nil && c.Caller != nil {
-		if pkg, made := madeWithThird(t, stmt, c.Caller.Path, raisedIn, c.ThirdPackage); pkg != "" {
+		if pkg, made := madeWithThird(t, stmt, c.Caller.Path, raisedIn, false, c.ThirdPackage); pkg != "" {
 			return fmt.Sprintf("the arguments hold a value of %s that the test made with %s, not one %s made", ShortName(pkg), made, c.Caller.Name)
 		}
 	}
@@ -911,6 +921,89 @@ func nilResult(out *testcase.Outcome, ref testcase.Ref) (isNil, withError bool) 
 		}
 	}
 	return isNil, withError
+}
+
+// nilResultWithin says which nil result of an earlier call (rule 4) the
+// value ref is built from, through the calls and literals that take it,
+// ref itself not counted (the caller checks it): an option made from a
+// node a failed conversion returned nil. "" if none.
+func nilResultWithin(t *testcase.Test, out *testcase.Outcome, ref testcase.Ref) string {
+	seen := map[int]bool{}
+	var walk func(r testcase.Ref, top bool) string
+	walk = func(r testcase.Ref, top bool) string {
+		src := t.Stmts[r.Stmt]
+		if !top && src.Op.Kind == testcase.OpCall {
+			if isNil, withError := nilResult(out, r); isNil && withError {
+				return "the nil result of " + src.Op.Name + ", which returned an error"
+			} else if isNil {
+				return "the nil result of " + src.Op.Name
+			}
+		}
+		if seen[r.Stmt] {
+			return ""
+		}
+		seen[r.Stmt] = true
+		for _, a := range src.Args {
+			if a.IsOmitted() {
+				continue
+			}
+			if why := walk(a, false); why != "" {
+				return why
+			}
+		}
+		return ""
+	}
+	return walk(ref, true)
+}
+
+// unhashableAny returns why an unhashable map key is the test's value
+// (rule 6): the statement's arguments are built from a slice, map or func
+// that the test put where any value is taken (an argument, a field or an
+// element of interface type), and the code hashed it. "" if none.
+func unhashableAny(t *testcase.Test, s testcase.Stmt) string {
+	for i, a := range s.Args {
+		if a.IsOmitted() {
+			continue
+		}
+		what, ok := builtOf(t, a.Stmt, func(k int) (string, bool) {
+			st := t.Stmts[k]
+			for j, in := range st.Args {
+				if in.IsOmitted() {
+					continue
+				}
+				if typ := inputType(st.Op, j); typ == nil || !types.IsInterface(typ) {
+					continue
+				}
+				outs := t.Stmts[in.Stmt].Op.Outputs()
+				if in.Result < len(outs) && !types.Comparable(outs[in.Result]) && !types.IsInterface(outs[in.Result]) {
+					return types.TypeString(outs[in.Result], shortQualifier), true
+				}
+			}
+			return "", false
+		})
+		if ok {
+			return fmt.Sprintf("%s is built from a %s the test passed as an interface value, which cannot be a map key", argName(s.Op, i), what)
+		}
+	}
+	return ""
+}
+
+// inputType is the type of input j of op (see testcase.Op.ArgType), the
+// element's for the rest of a variadic call; nil if there is none.
+func inputType(op *testcase.Op, j int) types.Type {
+	if (op.Kind == testcase.OpCall || op.Kind == testcase.OpFieldSet) && op.Variadic && len(op.Params) > 0 && j >= len(op.Params)-1 {
+		if sl, ok := op.Params[len(op.Params)-1].Underlying().(*types.Slice); ok {
+			return sl.Elem()
+		}
+	}
+	switch op.Kind {
+	case testcase.OpSlice, testcase.OpChan, testcase.OpMap:
+		return op.ArgType(j)
+	}
+	if in := op.Inputs(); j < len(in) {
+		return in[j]
+	}
+	return nil
 }
 
 // noError reports whether the observations show ref, an error result,

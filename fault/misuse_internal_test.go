@@ -411,3 +411,46 @@ func TestAskedBeyond(t *testing.T) {
 	assert.Equal(t, "", Misused(nil, test(5), 2, SliceOutOfRange, "runtime error: slice bounds out of range [:672] with capacity 9", "", nil), "not the test's")
 	assert.Equal(t, "", Misused(nil, test(5), 2, SliceOutOfRange, "runtime error: slice bounds out of range [5:1]", "", nil), "low > high")
 }
+
+// A nil result an argument is built from (an option made from the nil
+// node a failed conversion returned) is misuse on a nil value (rule 4); a
+// result that was not nil is not.
+func TestNilResultWithin(t *testing.T) {
+	errT := types.Universe.Lookup("error").Type()
+	nodeT := types.NewPointer(types.NewStruct(nil, nil))
+	toNode := &testcase.Op{Kind: testcase.OpCall, Name: "yaml.ValueToNode", Results: []types.Type{nodeT, errT}}
+	option := &testcase.Op{Kind: testcase.OpCall, Name: "yaml.ReferenceReaders", Params: []types.Type{nodeT}, Results: []types.Type{types.Typ[types.Int]}}
+	unmarshal := &testcase.Op{Kind: testcase.OpCall, Name: "yaml.Unmarshal", Params: []types.Type{types.Typ[types.Int]}}
+	test := &testcase.Test{Stmts: []testcase.Stmt{
+		{Op: &testcase.Op{Kind: testcase.OpChan, Type: types.NewChan(types.SendRecv, types.Typ[types.Int])}},
+		{Op: toNode, Args: refs(0)},
+		{Op: option, Args: refs(1)},
+		{Op: unmarshal, Args: refs(2)},
+	}}
+	failed := &testcase.Outcome{Observations: []testcase.Observation{
+		{Ref: testcase.Ref{Stmt: 1}, Kind: testcase.ObsNil},
+		{Ref: testcase.Ref{Stmt: 1, Result: 1}, Kind: testcase.ObsError, Text: "unsupported"},
+	}}
+	assert.Equal(t, "argument 1 of yaml.Unmarshal is built from the nil result of yaml.ValueToNode, which returned an error", Misused(nil, test, 3, NilDereference, "", "", failed))
+	worked := &testcase.Outcome{Observations: []testcase.Observation{{Ref: testcase.Ref{Stmt: 1}, Kind: testcase.ObsNotNil}}}
+	assert.Equal(t, "", Misused(nil, test, 3, NilDereference, "", "", worked))
+}
+
+// An unhashable map key built from a slice the test put where any value
+// is taken (go-yaml's MapItem{Key: MapSlice{}}) is misuse; a comparable
+// value there is not.
+func TestUnhashableAny(t *testing.T) {
+	anyT := types.NewInterfaceType(nil, nil)
+	key := types.NewField(token.NoPos, nil, "Key", anyT, false)
+	item := &testcase.Op{Kind: testcase.OpComposite, Name: "yaml.MapItem", Type: types.NewStruct([]*types.Var{key}, nil), Fields: []*types.Var{key}}
+	toMap := &testcase.Op{Kind: testcase.OpCall, Name: "(yaml.MapSlice).ToMap", Method: true, Params: []types.Type{types.NewSlice(item.Type)}}
+	list := &testcase.Op{Kind: testcase.OpSlice, Type: types.NewSlice(item.Type)}
+	test := func(keyOp *testcase.Op) *testcase.Test {
+		return &testcase.Test{Stmts: []testcase.Stmt{{Op: keyOp}, {Op: item, Args: refs(0)}, {Op: list, Args: refs(1, 1)}, {Op: toMap, Args: refs(2)}}}
+	}
+	slice := &testcase.Op{Kind: testcase.OpSlice, Type: types.NewSlice(types.Typ[types.Int])}
+	number := &testcase.Op{Kind: testcase.OpPrim, Type: types.Typ[types.Int]}
+	assert.Equal(t, "the receiver of (yaml.MapSlice).ToMap is built from a []int the test passed as an interface value, which cannot be a map key", Misused(nil, test(slice), 3, Unhashable, "", "", nil))
+	assert.Equal(t, "", Misused(nil, test(number), 3, Unhashable, "", "", nil))
+	assert.Equal(t, "", Misused(nil, test(slice), 3, IndexOutOfRange, "", "", nil), "another kind")
+}

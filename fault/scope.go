@@ -67,7 +67,7 @@ func (l *Locator) thirdPartyValue(t *testcase.Test, f *Fault) string {
 	if f.Frame.Func == "" || pkg == l.a.Caller.Pkg.Path || pkg == l.a.Callee.Pkg.Path || f.Stmt < 0 || f.Stmt >= t.Len() {
 		return ""
 	}
-	_, made := madeWithThird(t, f.Stmt, l.a.Caller.Pkg.Path, f.Frame.Func, func(p string) bool { return p == pkg })
+	_, made := madeWithThird(t, f.Stmt, l.a.Caller.Pkg.Path, f.Frame.Func, true, func(p string) bool { return p == pkg })
 	if made == "" {
 		return ""
 	}
@@ -80,16 +80,18 @@ func (l *Locator) thirdPartyValue(t *testcase.Test, f *Fault) string {
 // from, when no value of P's types that R's API (R being the package at
 // path caller) returned is among them: R was handed P's values as the test
 // made them. When raisedIn, the function where the failure happened, is a
-// method of P's type T, the value must be a T (or a pointer to one), and
-// only a T that R returned counts against it. It returns P and the name
-// of the op that made the value, or "" and "".
-func madeWithThird(t *testcase.Test, i int, caller, raisedIn string, third func(pkg string) bool) (pkg, made string) {
+// method of P's type T, only a T (or a pointer to one) that R returned
+// counts against it, and with strict set the value the test made must be
+// a T too (without, any value of P will do: the nil T the method was
+// called on may lie inside it). It returns P and the name of the op that
+// made the value, or "" and "".
+func madeWithThird(t *testcase.Test, i int, caller, raisedIn string, strict bool, third func(pkg string) bool) (pkg, made string) {
 	recvPkg, recv := receiverOf(raisedIn)
 	if !third(recvPkg) {
 		recvPkg, recv = "", ""
 	}
 	matches := func(typ types.Type, p string) bool {
-		return recv == "" || p != recvPkg || namedOf(typ) == recv
+		return !strict || recv == "" || p != recvPkg || namedOf(typ) == recv
 	}
 	madeBy := map[string]string{}
 	var order []string
@@ -118,7 +120,7 @@ func madeWithThird(t *testcase.Test, i int, caller, raisedIn string, third func(
 			case op.Kind != testcase.OpCall && op.Kind != testcase.OpFieldSet:
 				p, typ = pkgOfType(op.Type), op.Type
 			}
-			if p != "" && p != caller && third(p) && madeBy[p] == "" && (typ == nil && recv == "" || typ != nil && matches(typ, p)) {
+			if p != "" && p != caller && third(p) && madeBy[p] == "" && (typ == nil && (!strict || recv == "") || typ != nil && matches(typ, p)) {
 				madeBy[p] = op.Name
 				order = append(order, p)
 			}

@@ -103,6 +103,9 @@ func TestThirdPartyValue(t *testing.T) {
 	assert.Equal(t, "", Misused(c, test(parse), 2, NilDereference, "", "", nil), "R made the node")
 	assert.Equal(t, "", Misused(c, test(newToken), 2, NilDereference, "", "", nil), "E's value")
 	assert.Equal(t, "", Misused(c, test(newAlias), 2, IndexOutOfRange, "", "", nil), "not on a nil value")
+	const getValue = mod + "/ast.(*StringNode).GetValue"
+	assert.Equal(t, "", l.thirdPartyValue(test(newAlias), in(getValue)), "the test made no StringNode")
+	assert.Equal(t, "the arguments hold a value of ast that the test made with ast.Alias, not one yaml made", Misused(c, test(newAlias), 2, NilDereference, "", getValue, nil), "the nil StringNode may lie inside the alias")
 	assert.True(t, c.ThirdPackage(mod+"/ast"))
 	assert.False(t, c.ThirdPackage("example.com/other/ast"), "another module")
 }
