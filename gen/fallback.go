@@ -43,7 +43,7 @@ func (j *job) finish(ctx context.Context, archive *mosa.Archive) error {
 		for _, c := range candidates {
 			tried[c.Test] = true
 		}
-		minimised, err := j.minimise(ctx, candidates)
+		minimised, err := j.minimise(ctx, candidates, archive.KeepsCheaper())
 		if err != nil {
 			return err
 		}

@@ -126,7 +126,7 @@ func (j *job) reproduce(ctx context.Context, cands []*fault.Fault) ([]foundFault
 			tests = append(tests, f.Test)
 		}
 	}
-	shrunk, err := j.shrinkAll(ctx, tests, maxShrinkRounds, func(i int, c *testcase.Test, r harness.Result) bool {
+	shrunk, err := j.shrinkAll(ctx, tests, maxShrinkRounds, false, func(i int, c *testcase.Test, r harness.Result) bool {
 		f := j.sameFault(runnable[i], c, r)
 		return f != nil && j.col.Locator().Outside(c, f) == "" && fault.Misused(j.cluster, c, f.Stmt, f.Kind, f.Message, f.Frame.Func, nil) == ""
 	})

@@ -13,17 +13,20 @@ import (
 // do not need. First, statements are tried from last to first, together
 // with the statements that use their values; then the arguments of
 // composite literals, slices, maps, channels and variadic calls are left
-// out, one at a time; last, string literals are shortened by removing
-// ever smaller runs of characters (as delta debugging does). A change
+// out, one at a time; then string literals are shortened by removing
+// ever smaller runs of characters (as delta debugging does); last, with
+// ints set (the archive keeps cheaper tests: cheap suites are the aim),
+// integer literals are tried at 0, and else halved while the halves are
+// kept. A change
 // stays if the test still calls a covering function and still covers its
 // goals in one run. All tests are shrunk together, one candidate each per
 // round. The minimised tests come in the order of kept.
-func (j *job) minimise(ctx context.Context, kept []mosa.ArchivedTest) ([]mosa.ArchivedTest, error) {
+func (j *job) minimise(ctx context.Context, kept []mosa.ArchivedTest, ints bool) ([]mosa.ArchivedTest, error) {
 	tests := make([]*testcase.Test, len(kept))
 	for i, k := range kept {
 		tests[i] = k.Test
 	}
-	shrunk, err := j.shrinkAll(ctx, tests, 0, func(i int, _ *testcase.Test, r harness.Result) bool {
+	shrunk, err := j.shrinkAll(ctx, tests, 0, ints, func(i int, _ *testcase.Test, r harness.Result) bool {
 		return j.covers(r, kept[i].Goals)
 	})
 	if err != nil {
@@ -39,14 +42,15 @@ func (j *job) minimise(ctx context.Context, kept []mosa.ArchivedTest) ([]mosa.Ar
 // shrinkAll shrinks each of tests as minimise describes, keeping a
 // candidate smaller version of tests[i] when keep accepts the result of
 // one run of it; every test shrinks one candidate per round, all in one
-// executor batch. maxRounds bounds the rounds (0: no bound). The shrunk
+// executor batch. maxRounds bounds the rounds (0: no bound); ints makes
+// integer literals small too. The shrunk
 // tests come in the order of tests.
-func (j *job) shrinkAll(ctx context.Context, tests []*testcase.Test, maxRounds int, keep func(i int, c *testcase.Test, r harness.Result) bool) ([]*testcase.Test, error) {
+func (j *job) shrinkAll(ctx context.Context, tests []*testcase.Test, maxRounds int, ints bool, keep func(i int, c *testcase.Test, r harness.Result) bool) ([]*testcase.Test, error) {
 	shrinkers := make([]*shrinker, len(tests))
 	for i, t := range tests {
 		t = t.Clone()
 		t.Prune()
-		shrinkers[i] = &shrinker{t: t, pos: t.Len() - 1}
+		shrinkers[i] = &shrinker{t: t, pos: t.Len() - 1, ints: ints}
 	}
 	for round := 0; maxRounds <= 0 || round < maxRounds; round++ {
 		var cands []*testcase.Test

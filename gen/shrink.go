@@ -19,6 +19,13 @@ type shrinker struct {
 	// chunk characters at off; chunk 0 means the literal is not begun.
 	shortening      bool
 	str, chunk, off int
+	// Making integers small, when ints is set: the literal of statement
+	// num is tried at 0, then at half its value while the halves keep the
+	// goals; tried says how far (0: not begun, 1: 0 proposed, 2:
+	// proposed, the half).
+	ints       bool
+	num, tried int
+	proposed   int64
 }
 
 // next returns the next candidate, or nil when there is none left.
@@ -87,7 +94,50 @@ func (s *shrinker) next() *testcase.Test {
 		s.off += s.chunk
 		return c
 	}
+	for s.ints && s.num < s.t.Len() {
+		v, ok := intLiteral(s.t.Stmts[s.num])
+		want := int64(0)
+		switch {
+		case !ok, s.tried == 0 && v == 0, s.tried == 1 && v == 0, s.tried == 2 && v != s.proposed, s.tried > 0 && v/2 == 0:
+			// Not an integer, already 0, or the last candidate was
+			// rejected, or nothing smaller is left: the next literal.
+			s.num++
+			s.tried = 0
+			continue
+		case s.tried > 0:
+			want = v / 2
+		}
+		s.tried = min(s.tried+1, 2)
+		s.proposed = want
+		c := s.t.Clone()
+		c.Stmts[s.num].Value = withInt(c.Stmts[s.num].Value, want)
+		return c
+	}
 	return nil
+}
+
+// intLiteral returns the value of an integer literal statement.
+func intLiteral(st testcase.Stmt) (int64, bool) {
+	if st.Op.Kind != testcase.OpPrim {
+		return 0, false
+	}
+	switch v := st.Value.(type) {
+	case int64:
+		return v, true
+	case uint64:
+		if v <= 1<<62 {
+			return int64(v), true
+		}
+	}
+	return 0, false
+}
+
+// withInt is n in the representation of old: int64 or uint64.
+func withInt(old any, n int64) any {
+	if _, ok := old.(uint64); ok {
+		return uint64(n)
+	}
+	return n
 }
 
 // accept makes a candidate that still covers the goals the test.

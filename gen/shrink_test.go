@@ -12,9 +12,10 @@ import (
 
 // shrinkCandidates runs a shrinker on t, accepting the candidates keep
 // approves, and returns every candidate it proposed (its statements'
-// operations, string values quoted) and the test it ends with.
+// operations, string values quoted, integers' values) and the test it
+// ends with.
 func shrinkCandidates(t *testcase.Test, keep func(*testcase.Test) bool) ([]string, *testcase.Test) {
-	s := &shrinker{t: t, pos: t.Len() - 1}
+	s := &shrinker{t: t, pos: t.Len() - 1, ints: true}
 	var proposed []string
 	for c := s.next(); c != nil; c = s.next() {
 		proposed = append(proposed, describe(c))
@@ -30,6 +31,8 @@ func describe(t *testcase.Test) string {
 	for _, st := range t.Stmts {
 		if v, ok := st.Value.(string); ok {
 			parts = append(parts, fmt.Sprintf("%q", v))
+		} else if v, ok := st.Value.(int64); ok {
+			parts = append(parts, fmt.Sprint(v))
 		} else {
 			parts = append(parts, st.Op.Name)
 		}
@@ -72,9 +75,12 @@ func shopTest(t *testing.T) *testcase.Test {
 // The shrinker proposes removing statements from last to first (only
 // AddItem can go: the others feed the covering call Checkout), then
 // leaving out arguments (none of these calls has one that can be left
-// out), then removing ever smaller runs of each string's characters.
+// out), then removing ever smaller runs of each string's characters, and
+// last making each integer 0, or else halving it while the halves are
+// kept.
 func TestShrinker(t *testing.T) {
-	const rest = "; lit int; lit int64; (*checkout.Cart).AddItem; inventory.NewStock; nil *pricing.Engine; (*checkout.Cart).Checkout"
+	const tail = "; (*checkout.Cart).AddItem; inventory.NewStock; nil *pricing.Engine; (*checkout.Cart).Checkout"
+	const rest = "; 2; 450" + tail
 	withoutAddItem := `"EUR"; checkout.NewCart; inventory.NewStock; nil *pricing.Engine; (*checkout.Cart).Checkout`
 	for _, tc := range []struct {
 		name     string
@@ -99,6 +105,10 @@ func TestShrinker(t *testing.T) {
 				`"EUR"; checkout.NewCart; "ug"` + rest,
 				`"EUR"; checkout.NewCart; "mg"` + rest,
 				`"EUR"; checkout.NewCart; "mu"` + rest,
+				`"EUR"; checkout.NewCart; "mug"; 0; 450` + tail,
+				`"EUR"; checkout.NewCart; "mug"; 1; 450` + tail,
+				`"EUR"; checkout.NewCart; "mug"; 2; 0` + tail,
+				`"EUR"; checkout.NewCart; "mug"; 2; 225` + tail,
 			},
 			final: `"EUR"; checkout.NewCart; "mug"` + rest,
 		},
@@ -118,8 +128,25 @@ func TestShrinker(t *testing.T) {
 				`"U"; checkout.NewCart; "g"` + rest,
 				`"U"; checkout.NewCart; ""` + rest,
 				`"U"; checkout.NewCart; ""` + rest,
+				`"U"; checkout.NewCart; "g"; 0; 450` + tail,
+				`"U"; checkout.NewCart; "g"; 0; 0` + tail,
 			},
-			final: `"U"; checkout.NewCart; "g"` + rest,
+			final: `"U"; checkout.NewCart; "g"; 0; 0` + tail,
+		},
+		{
+			name: "kept while the price is at least 100",
+			keep: func(c *testcase.Test) bool { return c.Len() == 9 && c.Stmts[4].Value.(int64) >= 100 },
+			proposed: []string{
+				withoutAddItem,
+				`""; checkout.NewCart; "mug"` + rest,
+				`""; checkout.NewCart; ""` + rest,
+				`""; checkout.NewCart; ""; 0; 450` + tail,
+				`""; checkout.NewCart; ""; 0; 0` + tail,
+				`""; checkout.NewCart; ""; 0; 225` + tail,
+				`""; checkout.NewCart; ""; 0; 112` + tail,
+				`""; checkout.NewCart; ""; 0; 56` + tail,
+			},
+			final: `""; checkout.NewCart; ""; 0; 112` + tail,
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -128,4 +155,21 @@ func TestShrinker(t *testing.T) {
 			assert.Equal(t, tc.final, describe(final))
 		})
 	}
+}
+
+// Without ints, the integers stay as they are: only statements,
+// arguments and strings shrink.
+func TestShrinkerKeepsIntegers(t *testing.T) {
+	test := shopTest(t)
+	s := &shrinker{t: test, pos: test.Len() - 1}
+	n := 0
+	for c := s.next(); c != nil; c = s.next() {
+		n++
+		for _, st := range c.Stmts {
+			if v, ok := st.Value.(int64); ok {
+				assert.Contains(t, []int64{2, 450}, v, "candidate %d", n)
+			}
+		}
+	}
+	assert.Equal(t, 13, n, "the candidates of TestShrinker's first case, integers left out")
 }

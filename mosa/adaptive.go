@@ -3,7 +3,7 @@ package mosa
 import "fmt"
 
 func init() {
-	RegisterSecondary("adaptive", "performance proxies while the search progresses, crowding distance when it stagnates (aDynaMOSA); the archive keeps cheaper tests",
+	RegisterSecondary("adaptive", "performance proxies while the search progresses, crowding distance when it stagnates (aDynaMOSA); the archive keeps cheaper tests, and the minimiser makes integers small",
 		func(cfg Config) (Secondary, error) {
 			if cfg.Patience < 1 {
 				return nil, fmt.Errorf("patience %d is below 1", cfg.Patience)

@@ -1,7 +1,7 @@
 package mosa
 
 func init() {
-	RegisterSecondary("performance", "performance proxies: the cheapest tests of a front survive (front 0 is cut by crowding distance); the archive keeps cheaper tests",
+	RegisterSecondary("performance", "performance proxies: the cheapest tests of a front survive (front 0 is cut by crowding distance); the archive keeps cheaper tests, and the minimiser makes integers small",
 		func(Config) (Secondary, error) { return performanceSecondary{}, nil })
 }
 
