@@ -86,10 +86,10 @@ import (
 //     test wrote that is a second or more (the call waits as long as the
 //     test asked, past cling's limit for a call);
 //
-//  8. a cycle the test made: for a stack overflow, a field the test set
-//     (in the statements that ran) to a value built from the object
-//     itself (file.Node = file): code that walks the structure recurses
-//     for ever, as the test asked;
+//  8. a cycle the test made: for a stack overflow or a hang, a field the
+//     test set (in the statements that ran) to a value built from the
+//     object itself (file.Node = file): code that walks the structure
+//     recurses or loops for ever, as the test asked;
 //
 //  9. a size the test asked for: for a negative or huge length (a
 //     makeslice, makechan or growslice out of range), an integer the test
@@ -154,7 +154,7 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg, raise
 		}
 		return unreleased(t.Prefix(ran))
 	}
-	if k == StackOverflow {
+	if k == StackOverflow || k == Hang {
 		ran := t.Len()
 		if stmt >= 0 && stmt < ran {
 			ran = stmt + 1
@@ -822,9 +822,10 @@ var outOfRangeMessage = regexp.MustCompile(`out of range \[:?(\d+)\] with (?:len
 // askedBeyond returns why an index or slice bound past the end is one
 // the test wrote (rule 9): the runtime's message names a bound greater
 // than the length (not merely at it, as an off-by-one of the code's own
-// would be), and the statement's arguments are built from that integer
-// (toml.LocalTime{Precision: 672}, marshalled: 672 digits of the 9 there
-// are). "" if not.
+// would be), and the statement's arguments are built from that integer,
+// or from one next to it (code that slices n+1 for a sign or a dot, or
+// indexes n-1): toml.LocalTime{Precision: 16}, marshalled, slices 17 of
+// the 10 characters there are. "" if not.
 func askedBeyond(t *testcase.Test, s testcase.Stmt, msg string) string {
 	m := outOfRangeMessage.FindStringSubmatch(msg)
 	if m == nil {
@@ -835,20 +836,21 @@ func askedBeyond(t *testcase.Test, s testcase.Stmt, msg string) string {
 	if err1 != nil || err2 != nil || bound <= length {
 		return ""
 	}
+	near := func(v int64) bool { return v >= bound-1 && v <= bound+1 }
 	for i, a := range s.Args {
 		if a.IsOmitted() {
 			continue
 		}
-		if _, ok := builtOf(t, a.Stmt, func(k int) (struct{}, bool) {
+		if v, ok := builtOf(t, a.Stmt, func(k int) (int64, bool) {
 			switch v := t.Stmts[k].Value.(type) {
 			case int64:
-				return struct{}{}, v == bound
+				return v, near(v)
 			case uint64:
-				return struct{}{}, v == uint64(bound)
+				return int64(v), v <= 1<<62 && near(int64(v))
 			}
-			return struct{}{}, false
+			return 0, false
 		}); ok {
-			return fmt.Sprintf("%s is built from %d, past the %d there are: the bound the test asked for", argName(s.Op, i), bound, length)
+			return fmt.Sprintf("%s is built from %d, and the code went to %d of the %d there are: the bound the test asked for", argName(s.Op, i), v, bound, length)
 		}
 	}
 	return ""

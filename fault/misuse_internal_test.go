@@ -70,9 +70,9 @@ func TestHoldsNil(t *testing.T) {
 	}
 }
 
-// A stack overflow after the test set a field to a value built from its
-// own object (hcl's file.Node = file) is misuse; one without such a set,
-// or a set of another value, is not.
+// A stack overflow or a hang after the test set a field to a value built
+// from its own object (hcl's file.Node = file) is misuse; one without such
+// a set, or a set of another value, is not.
 func TestMadeCycle(t *testing.T) {
 	pkg := types.NewPackage("example.com/m/ast", "ast")
 	node := types.NewField(token.NoPos, pkg, "Node", types.NewInterfaceType(nil, nil), false)
@@ -94,7 +94,8 @@ func TestMadeCycle(t *testing.T) {
 	assert.Equal(t, "the test made a cycle: field Node is set to a value built from the object that holds it", Misused(nil, cycle, 2, StackOverflow, "", "", nil))
 	assert.Equal(t, "", Misused(nil, cycle, 0, StackOverflow, "", "", nil), "the set had not run")
 	assert.Equal(t, "", Misused(nil, other, 3, StackOverflow, "", "", nil))
-	assert.Equal(t, "", Misused(nil, cycle, 2, IndexOutOfRange, "", "", nil), "not a stack overflow")
+	assert.Equal(t, "the test made a cycle: field Node is set to a value built from the object that holds it", Misused(nil, cycle, 2, Hang, "", "", nil), "a walk that loops instead of recursing")
+	assert.Equal(t, "", Misused(nil, cycle, 2, IndexOutOfRange, "", "", nil), "not a stack overflow or a hang")
 }
 
 // A failed type assertion on a value the test passed as any, alone or in
@@ -390,9 +391,10 @@ func TestNoError(t *testing.T) {
 	assert.Equal(t, "", Misused(nil, test, 2, IndexOutOfRange, "", "", observed(testcase.ObsNoError)), "not on a nil value")
 }
 
-// A bound past the end that the test wrote into the arguments is misuse
-// wherever it was raised; one at the end (an off-by-one of the code's
-// own), a bound the test did not write, or the low > high form is not.
+// A bound past the end that the test wrote into the arguments, or one
+// next to it, is misuse wherever it was raised; one at the end (an
+// off-by-one of the code's own), a bound the test did not write, or the
+// low > high form is not.
 func TestAskedBeyond(t *testing.T) {
 	intT := types.Typ[types.Int]
 	precision := types.NewField(token.NoPos, nil, "Precision", intT, false)
@@ -405,8 +407,10 @@ func TestAskedBeyond(t *testing.T) {
 			{Op: marshal, Args: refs(1)},
 		}}
 	}
-	assert.Equal(t, "argument 1 of toml.Marshal is built from 672, past the 9 there are: the bound the test asked for", Misused(nil, test(672), 2, SliceOutOfRange, "runtime error: slice bounds out of range [:672] with capacity 9", "", nil))
-	assert.Equal(t, "argument 1 of toml.Marshal is built from 672, past the 9 there are: the bound the test asked for", Misused(nil, test(672), 2, IndexOutOfRange, "runtime error: index out of range [672] with length 9", "", nil))
+	assert.Equal(t, "argument 1 of toml.Marshal is built from 672, and the code went to 672 of the 9 there are: the bound the test asked for", Misused(nil, test(672), 2, SliceOutOfRange, "runtime error: slice bounds out of range [:672] with capacity 9", "", nil))
+	assert.Equal(t, "argument 1 of toml.Marshal is built from 672, and the code went to 672 of the 9 there are: the bound the test asked for", Misused(nil, test(672), 2, IndexOutOfRange, "runtime error: index out of range [672] with length 9", "", nil))
+	assert.Equal(t, "argument 1 of toml.Marshal is built from 16, and the code went to 17 of the 10 there are: the bound the test asked for", Misused(nil, test(16), 2, SliceOutOfRange, "runtime error: slice bounds out of range [:17] with length 10", "", nil), "one past the test's")
+	assert.Equal(t, "", Misused(nil, test(15), 2, SliceOutOfRange, "runtime error: slice bounds out of range [:17] with length 10", "", nil), "two from the test's")
 	assert.Equal(t, "", Misused(nil, test(9), 2, IndexOutOfRange, "runtime error: index out of range [9] with length 9", "", nil), "at the end")
 	assert.Equal(t, "", Misused(nil, test(5), 2, SliceOutOfRange, "runtime error: slice bounds out of range [:672] with capacity 9", "", nil), "not the test's")
 	assert.Equal(t, "", Misused(nil, test(5), 2, SliceOutOfRange, "runtime error: slice bounds out of range [5:1]", "", nil), "low > high")
