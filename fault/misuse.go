@@ -271,7 +271,7 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg, raise
 		}
 	}
 	if onNil || k.outOfRange() {
-		return givenEarlier(c, t, stmt, k, onNil)
+		return givenEarlier(c, t, stmt, k, msg, onNil)
 	}
 	return ""
 }
@@ -285,10 +285,12 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg, raise
 // passed beside it, for an operation on a nil value, a value built from
 // nil, an opaque zero value or a literal that bypasses its constructor
 // (rules 1 to 3); for an index, a slice, a length or a shift out of
-// range, an integer the test wrote that is negative or at least 1<<32
-// (rule 9). The code kept what the test gave it and failed on it later.
+// range, an integer the test wrote that is negative or at least 1<<32,
+// or one a bound past the end names (rule 9, see askedBeyond). The code
+// kept what the test gave it and failed on it later.
 // "" if none.
-func givenEarlier(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, onNil bool) string {
+func givenEarlier(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg string, onNil bool) string {
+	bound, length, past := pastTheEnd(msg)
 	used := map[int]bool{}
 	for _, a := range t.Stmts[stmt].Args {
 		if a.IsOmitted() {
@@ -323,6 +325,9 @@ func givenEarlier(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, onNil
 			}
 			if v, ok := hugeInt(t, a.Stmt, hugeSize, true); ok {
 				return fmt.Sprintf("%s, which ran before, is built from %d, %s the test asked for", argName(s.Op, i), v, k.askedFor())
+			}
+			if v, ok := nearInt(t, a.Stmt, bound); ok && past {
+				return fmt.Sprintf("%s, which ran before, is built from %d, and the code went to %d of the %d there are: the bound the test asked for", argName(s.Op, i), v, bound, length)
 			}
 		}
 	}
@@ -827,33 +832,47 @@ var outOfRangeMessage = regexp.MustCompile(`out of range \[:?(\d+)\] with (?:len
 // indexes n-1): toml.LocalTime{Precision: 16}, marshalled, slices 17 of
 // the 10 characters there are. "" if not.
 func askedBeyond(t *testcase.Test, s testcase.Stmt, msg string) string {
-	m := outOfRangeMessage.FindStringSubmatch(msg)
-	if m == nil {
+	bound, length, ok := pastTheEnd(msg)
+	if !ok {
 		return ""
 	}
-	bound, err1 := strconv.ParseInt(m[1], 10, 64)
-	length, err2 := strconv.ParseInt(m[2], 10, 64)
-	if err1 != nil || err2 != nil || bound <= length {
-		return ""
-	}
-	near := func(v int64) bool { return v >= bound-1 && v <= bound+1 }
 	for i, a := range s.Args {
 		if a.IsOmitted() {
 			continue
 		}
-		if v, ok := builtOf(t, a.Stmt, func(k int) (int64, bool) {
-			switch v := t.Stmts[k].Value.(type) {
-			case int64:
-				return v, near(v)
-			case uint64:
-				return int64(v), v <= 1<<62 && near(int64(v))
-			}
-			return 0, false
-		}); ok {
+		if v, ok := nearInt(t, a.Stmt, bound); ok {
 			return fmt.Sprintf("%s is built from %d, and the code went to %d of the %d there are: the bound the test asked for", argName(s.Op, i), v, bound, length)
 		}
 	}
 	return ""
+}
+
+// pastTheEnd reads the bound and the length from a runtime message of an
+// index or a slice bound past the end, when the bound is greater than the
+// length (see askedBeyond).
+func pastTheEnd(msg string) (bound, length int64, ok bool) {
+	m := outOfRangeMessage.FindStringSubmatch(msg)
+	if m == nil {
+		return 0, 0, false
+	}
+	bound, err1 := strconv.ParseInt(m[1], 10, 64)
+	length, err2 := strconv.ParseInt(m[2], 10, 64)
+	return bound, length, err1 == nil && err2 == nil && bound > length
+}
+
+// nearInt returns an integer literal the value of statement i is built
+// from that is bound or next to it.
+func nearInt(t *testcase.Test, i int, bound int64) (int64, bool) {
+	near := func(v int64) bool { return v >= bound-1 && v <= bound+1 }
+	return builtOf(t, i, func(k int) (int64, bool) {
+		switch v := t.Stmts[k].Value.(type) {
+		case int64:
+			return v, near(v)
+		case uint64:
+			return int64(v), v <= 1<<62 && near(int64(v))
+		}
+		return 0, false
+	})
 }
 
 // leftNil returns a field of map, pointer, channel, func or interface type

@@ -414,6 +414,19 @@ func TestAskedBeyond(t *testing.T) {
 	assert.Equal(t, "", Misused(nil, test(9), 2, IndexOutOfRange, "runtime error: index out of range [9] with length 9", "", nil), "at the end")
 	assert.Equal(t, "", Misused(nil, test(5), 2, SliceOutOfRange, "runtime error: slice bounds out of range [:672] with capacity 9", "", nil), "not the test's")
 	assert.Equal(t, "", Misused(nil, test(5), 2, SliceOutOfRange, "runtime error: slice bounds out of range [5:1]", "", nil), "low > high")
+
+	// The same bound set into a field of the argument before (var v
+	// item; v.Data = toml.LocalTime{Precision: 1552}; Marshal(&v)).
+	data := types.NewField(token.NoPos, nil, "Data", types.NewInterfaceType(nil, nil), false)
+	item := types.NewPointer(types.NewStruct([]*types.Var{data}, nil))
+	set := &testcase.Test{Stmts: []testcase.Stmt{
+		{Op: &testcase.Op{Kind: testcase.OpTarget, Type: item}},
+		{Op: &testcase.Op{Kind: testcase.OpPrim, Type: intT}, Value: int64(1552)},
+		{Op: literal, Args: refs(1)},
+		{Op: &testcase.Op{Kind: testcase.OpFieldSet, Fields: []*types.Var{data}, Params: []types.Type{item, data.Type()}}, Args: refs(0, 2)},
+		{Op: marshal, Args: refs(0)},
+	}}
+	assert.Equal(t, "the value of field Data, which ran before, is built from 1552, and the code went to 1553 of the 10 there are: the bound the test asked for", Misused(nil, set, 4, SliceOutOfRange, "runtime error: slice bounds out of range [:1553] with length 10", "", nil))
 }
 
 // A nil result an argument is built from (an option made from the nil
