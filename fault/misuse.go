@@ -291,16 +291,7 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg, raise
 // "" if none.
 func givenEarlier(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg string, onNil bool) string {
 	bound, length, past := pastTheEnd(msg)
-	used := map[int]bool{}
-	for _, a := range t.Stmts[stmt].Args {
-		if a.IsOmitted() {
-			continue
-		}
-		builtOf(t, a.Stmt, func(j int) (struct{}, bool) {
-			used[j] = true
-			return struct{}{}, false
-		})
-	}
+	used := inputsOf(t, stmt)
 	for j := 0; j < stmt; j++ {
 		s := t.Stmts[j]
 		if used[j] || s.Op.Kind != testcase.OpCall && s.Op.Kind != testcase.OpFieldSet {
@@ -745,6 +736,22 @@ func madeByTest(op *testcase.Op) bool {
 	return false
 }
 
+// inputsOf returns the statements the arguments of statement stmt are,
+// or are built from (see builtOf).
+func inputsOf(t *testcase.Test, stmt int) map[int]bool {
+	used := map[int]bool{}
+	for _, a := range t.Stmts[stmt].Args {
+		if a.IsOmitted() {
+			continue
+		}
+		builtOf(t, a.Stmt, func(j int) (struct{}, bool) {
+			used[j] = true
+			return struct{}{}, false
+		})
+	}
+	return used
+}
+
 // drivenStep returns why statement stmt steps into a protocol R drives
 // itself (rule 11): it calls a method R calls on its own through R's
 // interface, or takes a value built from the result of such a call, or
@@ -757,15 +764,7 @@ func drivenStep(c *testcase.Cluster, t *testcase.Test, stmt int) string {
 	if c.DrivenByCaller(s.Op) {
 		return fmt.Sprintf("the test called %s, which %s calls itself, in an order of its own", s.Op.Name, c.Caller.Name)
 	}
-	used := map[int]bool{}
-	for _, a := range s.Args {
-		if !a.IsOmitted() {
-			builtOf(t, a.Stmt, func(j int) (struct{}, bool) {
-				used[j] = true
-				return struct{}{}, false
-			})
-		}
-	}
+	used := inputsOf(t, stmt)
 	for j := 0; j < stmt; j++ {
 		op := t.Stmts[j].Op
 		if !c.DrivenByCaller(op) {
