@@ -233,6 +233,9 @@ type server struct {
 	base   int
 	leaked int
 	heap   []metrics.Sample
+	// created reads how many goroutines the process has started (see
+	// startedGoroutines).
+	created []metrics.Sample
 	// testBody is the name of the function test goroutines run, as
 	// goroutine dumps show it; dump is the buffer of the dumps.
 	testBody string
@@ -274,6 +277,7 @@ func newServer(cfg Config) *server {
 		exits:    make(chan exitRequest, 1),
 		timer:    time.NewTimer(time.Hour),
 		heap:     []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}},
+		created:  []metrics.Sample{{Name: "/sched/goroutines-created:goroutines"}},
 		testBody: runtime.FuncForPC(reflect.ValueOf(testBody).Pointer()).Name(),
 		parked:   map[int]bool{},
 	}
@@ -624,6 +628,7 @@ func (s *server) run(t *test, flags byte, lim limits) *result {
 	done := make(chan struct{})
 	start := time.Now()
 	goroutines := runtime.NumGoroutine()
+	created := s.goroutinesCreated()
 	go testBody(s.cfg, t, observe, res, done)
 	poll := firstPoll
 	s.timer.Reset(min(cpuFirst, limit))
@@ -747,11 +752,15 @@ wait:
 		return res // cut or hung
 	}
 	res.status, res.stmt, res.panicVal, res.message, res.frame, res.stack = res.end.status, res.end.stmt, res.end.panicVal, res.end.message, res.end.frame, res.end.stack
-	if res.status != statusGoexit && runtime.NumGoroutine() > goroutines {
+	// The goroutines the test started, its own aside: the count of those
+	// running can hide one the test left when an earlier test's goroutine
+	// ends meanwhile, the count of those started cannot.
+	started := s.goroutinesCreated() > created+1
+	if res.status != statusGoexit && (started || runtime.NumGoroutine() > goroutines) {
 		// The test started goroutines that have not ended yet: given
 		// leakGrace to end, those still running leaked, and are stopped
 		// like those of a test that was cut.
-		if res.leak = s.leakedStack(goroutines, res.label); res.leak != "" {
+		if res.leak = s.leakedStack(goroutines, res.label, started); res.leak != "" {
 			res.retire = s.stopLeftovers(goroutines, nil)
 		}
 	}
@@ -1037,8 +1046,11 @@ const testLabel = "cling_test"
 // that the test labelled label started, directly or not, and that runs
 // code of the caller or callee (the background goroutines of the standard
 // library or another module, such as the one signal.Notify starts once,
-// are no leak of the pair); "" if there is none.
-func (s *server) leakedStack(want int, label string) string {
+// are no leak of the pair); "" if there is none. With started set (the
+// test started goroutines) the count settling is not enough: another
+// goroutine's end may hide one of the test's, so the labels decide, up
+// to leakGrace.
+func (s *server) leakedStack(want int, label string, started bool) string {
 	// The test's own goroutine may be on its way out.
 	for i := 0; i < 3 && runtime.NumGoroutine() > want; i++ {
 		runtime.Gosched()
@@ -1049,14 +1061,31 @@ func (s *server) leakedStack(want int, label string) string {
 		time.Sleep(pause)
 		pause = min(2*pause, 10*time.Millisecond)
 	}
-	if runtime.NumGoroutine() <= want {
+	if runtime.NumGoroutine() <= want && !started {
 		return ""
 	}
-	s.profile.Reset()
-	if err := pprof.Lookup("goroutine").WriteTo(&s.profile, 1); err != nil {
-		return ""
+	for {
+		s.profile.Reset()
+		if err := pprof.Lookup("goroutine").WriteTo(&s.profile, 1); err != nil {
+			return ""
+		}
+		stack := labelledStack(s.profile.String(), label, s.cfg.Packages)
+		if stack == "" || !time.Now().Before(deadline) {
+			return stack
+		}
+		time.Sleep(pause)
+		pause = min(2*pause, 10*time.Millisecond)
 	}
-	return labelledStack(s.profile.String(), label, s.cfg.Packages)
+}
+
+// goroutinesCreated is the number of goroutines the process has started,
+// or 0 where the runtime does not say.
+func (s *server) goroutinesCreated() uint64 {
+	metrics.Read(s.created)
+	if s.created[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s.created[0].Value.Uint64()
 }
 
 // labelledStack finds, in a goroutine profile in its debug=1 text form,
