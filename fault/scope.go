@@ -90,8 +90,9 @@ func madeWithThird(t *testcase.Test, i int, caller, raisedIn string, strict bool
 	if !third(recvPkg) {
 		recvPkg, recv = "", ""
 	}
-	matches := func(typ types.Type, p string) bool {
-		return !strict || recv == "" || p != recvPkg || namedOf(typ) == recv
+	// ofRecv: a value of type typ of package p may be the receiver's.
+	ofRecv := func(typ types.Type, p string) bool {
+		return recv == "" || p != recvPkg || namedOf(typ) == recv
 	}
 	madeBy := map[string]string{}
 	var order []string
@@ -104,7 +105,7 @@ func madeWithThird(t *testcase.Test, i int, caller, raisedIn string, strict bool
 			op := t.Stmts[k].Op
 			if callsCaller(op) {
 				for _, out := range op.Outputs() {
-					if p := pkgOfType(out); p != "" && (recv == "" || p != recvPkg || namedOf(out) == recv) {
+					if p := pkgOfType(out); p != "" && ofRecv(out, p) {
 						byCaller[p] = true
 					}
 				}
@@ -120,7 +121,7 @@ func madeWithThird(t *testcase.Test, i int, caller, raisedIn string, strict bool
 			case op.Kind != testcase.OpCall && op.Kind != testcase.OpFieldSet:
 				p, typ = pkgOfType(op.Type), op.Type
 			}
-			if p != "" && p != caller && third(p) && madeBy[p] == "" && (typ == nil && (!strict || recv == "") || typ != nil && matches(typ, p)) {
+			if p != "" && p != caller && third(p) && madeBy[p] == "" && (!strict || ofRecv(typ, p)) {
 				madeBy[p] = op.Name
 				order = append(order, p)
 			}

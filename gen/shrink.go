@@ -98,7 +98,7 @@ func (s *shrinker) next() *testcase.Test {
 		v, ok := intLiteral(s.t.Stmts[s.num])
 		want := int64(0)
 		switch {
-		case !ok, s.tried == 0 && v == 0, s.tried == 1 && v == 0, s.tried == 2 && v != s.proposed, s.tried > 0 && v/2 == 0:
+		case !ok, v == 0, s.tried == 2 && v != s.proposed, s.tried > 0 && v/2 == 0:
 			// Not an integer, already 0, or the last candidate was
 			// rejected, or nothing smaller is left: the next literal.
 			s.num++
