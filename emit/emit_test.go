@@ -1,6 +1,8 @@
 package emit_test
 
 import (
+	"go/token"
+	"go/types"
 	"testing"
 
 	"github.com/cling-go/cling/ccfg"
@@ -212,4 +214,21 @@ func TestStringOfStaticTypeOnly(t *testing.T) {
 	}}}}, emit.Options{Package: "caller_test", Dialect: emit.Testify, GoVersion: "go1.22"})
 	require.NoError(t, err)
 	assert.Contains(t, string(src), "\tcallee.NewGreeter(\"en\")\n}\n")
+}
+
+// A nil func result is asserted without formatting the func, which vet
+// rejects as a %v operand ("func value, not called") and which would fail
+// the whole file under go test.
+func TestNilFuncWithoutTestify(t *testing.T) {
+	c := cluster(t, "constructs", "./caller", "./callee")
+	pkg := c.Analysis().Callee.Pkg.Types
+	hook := types.NewSignatureType(nil, nil, nil, nil, nil, false)
+	sig := types.NewSignatureType(nil, nil, nil, nil, types.NewTuple(types.NewVar(token.NoPos, pkg, "", hook)), false)
+	op := &testcase.Op{Kind: testcase.OpCall, Name: "callee.Hook", Func: types.NewFunc(token.NoPos, pkg, "Hook", sig), Results: []types.Type{hook}, API: true}
+	tc := &testcase.Test{Stmts: []testcase.Stmt{{Op: op}}}
+	src, err := emit.File(c, []emit.Test{{Name: "TestHook", Test: tc, Outcome: &testcase.Outcome{Observations: []testcase.Observation{
+		{Ref: ref(0), Kind: testcase.ObsNil},
+	}}}}, emit.Options{Package: "caller_test", Dialect: emit.Std, GoVersion: "go1.22"})
+	require.NoError(t, err)
+	assert.Contains(t, string(src), "\tv := callee.Hook()\n\tif v != nil {\n\t\tt.Errorf(\"v is not nil\")\n\t}\n")
 }
