@@ -1,6 +1,7 @@
 package mosa
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/cling-go/cling/testcase"
@@ -21,6 +22,8 @@ type Archive struct {
 	// performance score of every test that entered the archive.
 	byScore bool
 	score   map[*testcase.Test]float64
+	// tests caches Tests until best changes (nil: not made yet).
+	tests []ArchivedTest
 }
 
 // maxFallbacks bounds the replaced tests kept per goal.
@@ -59,14 +62,14 @@ func (a *Archive) Update(t *testcase.Test, ps float64, goals []int32, eval int) 
 	for _, g := range goals {
 		old, ok := a.best[g]
 		if !ok {
-			a.best[g] = t
+			a.best[g], a.tests = t, nil
 			a.first[g] = eval
 			a.scored(t, ps)
 			fresh = append(fresh, g)
 			continue
 		}
 		if a.replaces(t, ps, old) {
-			a.best[g] = t
+			a.best[g], a.tests = t, nil
 			a.scored(t, ps)
 			prev := append([]*testcase.Test{old}, a.replaced[g]...)
 			a.replaced[g] = prev[:min(len(prev), maxFallbacks)]
@@ -109,8 +112,16 @@ func (a *Archive) Len() int { return len(a.best) }
 func (a *Archive) FirstCovered() map[int32]int { return a.first }
 
 // Tests returns the distinct tests of the archive, each with the goals it
-// holds, ordered by their smallest goal.
-func (a *Archive) Tests() []ArchivedTest { return group(a.best) }
+// holds, ordered by their smallest goal. The goal lists are shared
+// between calls until the archive changes: callers must not modify them.
+// Algorithms ask for the tests every generation, and the archive changes
+// in few of them.
+func (a *Archive) Tests() []ArchivedTest {
+	if a.tests == nil {
+		a.tests = group(a.best)
+	}
+	return slices.Clone(a.tests)
+}
 
 // Fallbacks returns, for each goal of goals, the test that held it before
 // the level-th replacement (level 0: the test the current one replaced,
@@ -149,6 +160,7 @@ func (a *Archive) Remove(goals []int32) []int32 {
 	for _, g := range goals {
 		if _, ok := a.best[g]; ok {
 			delete(a.best, g)
+			a.tests = nil
 			delete(a.first, g)
 			uncovered = append(uncovered, g)
 		}

@@ -60,3 +60,27 @@ func TestArchiveByPerformanceKeepsCheaper(t *testing.T) {
 	assert.Same(t, cheapest, a.Tests()[0].Test)
 	assert.Same(t, sameLenCheaper, a.Fallbacks([]int32{0}, 0)[0].Test)
 }
+
+// Tests are worked out again after every change of the archive, and what
+// a caller does to the list it got does not reach the next caller's.
+func TestArchiveTestsFollowChanges(t *testing.T) {
+	a := NewArchive()
+	first, second := testOfLen(3), testOfLen(2)
+	a.Update(first, 0, []int32{0, 1}, 1)
+	got := a.Tests()
+	assert.Len(t, got, 1)
+	got[0] = ArchivedTest{}
+	assert.Same(t, first, a.Tests()[0].Test, "a caller's change of its list")
+
+	a.Update(second, 0, []int32{1, 2}, 2)
+	got = a.Tests()
+	assert.Len(t, got, 2)
+	assert.Equal(t, ArchivedTest{Test: first, Goals: []int32{0}}, got[0])
+	assert.Equal(t, ArchivedTest{Test: second, Goals: []int32{1, 2}}, got[1])
+
+	a.Update(testOfLen(5), 0, []int32{0}, 3) // no change: longer
+	assert.Equal(t, got, a.Tests())
+
+	a.Remove([]int32{0})
+	assert.Equal(t, []ArchivedTest{{Test: second, Goals: []int32{1, 2}}}, a.Tests())
+}
