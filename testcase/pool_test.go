@@ -240,6 +240,28 @@ func TestPreference(t *testing.T) {
 	t.Logf("structs: %d without preference, %d with", without, with)
 	assert.Less(t, without, 300)
 	assert.Greater(t, with, 500)
+
+	// A generator follows a new preference at once: after drawing for
+	// structs, the same generator asked for booleans draws booleans.
+	g := testcase.NewGenerator(c, testcase.DefaultConfig(), 1)
+	ofKind := func(k reflect.Kind) int {
+		n := 0
+		for i := 0; i < 1000; i++ {
+			tc := &testcase.Test{}
+			at := g.InsertCall(tc, equal, 0)
+			if x := tc.Stmts[at].Args[0]; testcase.KindOf(tc.Stmts[x.Stmt].Op.Outputs()[x.Result]) == k {
+				n++
+			}
+		}
+		return n
+	}
+	bools := ofKind(reflect.Bool)
+	g.Prefer = c.Preference(byID("walk/walk.go:24:7:true"))
+	assert.Greater(t, ofKind(reflect.Struct), 500)
+	g.Prefer = c.Preference(byID("walk/walk.go:66:5:false"))
+	preferred := ofKind(reflect.Bool)
+	t.Logf("booleans: %d without preference, %d asked for after structs", bools, preferred)
+	assert.Greater(t, preferred, 2*bools)
 }
 
 // A call of an interface's method reaches E only when the value's

@@ -19,9 +19,9 @@ func (g *Generator) opHeight(op *Op) int {
 }
 
 // poolTypes are the types of the pool a value can be built of at depth.
-func (g *Generator) poolTypes(depth int) []types.Type {
-	if ts, ok := g.poolAt[depth]; ok {
-		return ts
+func (g *Generator) poolTypes(depth int) *typeChoice {
+	if ch, ok := g.poolAt[depth]; ok {
+		return ch
 	}
 	var out []types.Type
 	for _, t := range g.C.Pool {
@@ -33,47 +33,79 @@ func (g *Generator) poolTypes(depth int) []types.Type {
 		}
 	}
 	if g.poolAt == nil {
-		g.poolAt = map[int][]types.Type{}
+		g.poolAt = map[int]*typeChoice{}
 	}
-	g.poolAt[depth] = out
-	return out
+	ch := g.newChoice(out)
+	g.poolAt[depth] = ch
+	return ch
 }
 
-// drawType draws one of ts: with probability PreferPool, one that an ask
-// of the search's preference (drawn at random) names, if any does;
-// otherwise one of the other kinds and shapes with probability
+// typeChoice is a list of types to draw from (drawType), with what a
+// draw reads of it worked out once: the draws come for every value of an
+// empty interface a test gets, and comparing types is dear.
+type typeChoice struct {
+	all []types.Type
+	// shapes are the types of all of the other kinds and shapes, rest
+	// the others.
+	shapes, rest []types.Type
+	// preferred holds, per ask of the preference prefer, the types of
+	// all it names, made on first use (nil until then).
+	prefer    *Preference
+	preferred [][]types.Type
+	asked     []bool
+}
+
+// newChoice prepares the draws from ts.
+func (g *Generator) newChoice(ts []types.Type) *typeChoice {
+	ch := &typeChoice{all: ts}
+	for _, t := range ts {
+		if g.C.isOtherShape(t) {
+			ch.shapes = append(ch.shapes, t)
+		} else {
+			ch.rest = append(ch.rest, t)
+		}
+	}
+	return ch
+}
+
+// preferredBy returns the types of the choice that ask number k of
+// preference p names.
+func (ch *typeChoice) preferredBy(p *Preference, k int) []types.Type {
+	if ch.prefer != p {
+		ch.prefer, ch.preferred, ch.asked = p, make([][]types.Type, len(p.Asks)), make([]bool, len(p.Asks))
+	}
+	if !ch.asked[k] {
+		ch.asked[k] = true
+		for _, t := range ch.all {
+			if p.Asks[k].Matches(t) {
+				ch.preferred[k] = append(ch.preferred[k], t)
+			}
+		}
+	}
+	return ch.preferred[k]
+}
+
+// drawType draws one of the choice's types: with probability PreferPool,
+// one that an ask of the search's preference (drawn at random) names, if
+// any does; otherwise one of the other kinds and shapes with probability
 // ShapeShare, one of the rest else, uniformly among them.
-func (g *Generator) drawType(ts []types.Type) types.Type {
-	if len(ts) == 0 {
+func (g *Generator) drawType(ch *typeChoice) types.Type {
+	if len(ch.all) == 0 {
 		return nil
 	}
 	if g.Prefer != nil && len(g.Prefer.Asks) > 0 && g.Rnd.Float64() < g.Cfg.PreferPool {
-		ask := g.Prefer.Asks[g.Rnd.Intn(len(g.Prefer.Asks))]
-		var preferred []types.Type
-		for _, t := range ts {
-			if ask.Matches(t) {
-				preferred = append(preferred, t)
-			}
-		}
+		preferred := ch.preferredBy(g.Prefer, g.Rnd.Intn(len(g.Prefer.Asks)))
 		if len(preferred) > 0 {
 			return preferred[g.Rnd.Intn(len(preferred))]
 		}
 	}
-	var shapes, rest []types.Type
-	for _, t := range ts {
-		if g.C.isOtherShape(t) {
-			shapes = append(shapes, t)
-		} else {
-			rest = append(rest, t)
-		}
-	}
-	if len(shapes) > 0 && len(rest) > 0 {
+	if len(ch.shapes) > 0 && len(ch.rest) > 0 {
 		if g.Rnd.Float64() < g.Cfg.ShapeShare {
-			return shapes[g.Rnd.Intn(len(shapes))]
+			return ch.shapes[g.Rnd.Intn(len(ch.shapes))]
 		}
-		return rest[g.Rnd.Intn(len(rest))]
+		return ch.rest[g.Rnd.Intn(len(ch.rest))]
 	}
-	return ts[g.Rnd.Intn(len(ts))]
+	return ch.all[g.Rnd.Intn(len(ch.all))]
 }
 
 // poolProducer chooses the producer of a value of an empty interface at
@@ -100,16 +132,22 @@ func (g *Generator) poolProducer(depth int) *Op {
 func (g *Generator) hinted(use ParamUse, depth int) *Op {
 	if use&UseTarget != 0 && g.Rnd.Float64() < g.Cfg.UseHint {
 		targets := g.C.Targets()
-		var elems []types.Type
-		for _, op := range targets {
-			elems = append(elems, op.Type.(*types.Pointer).Elem())
+		if g.targets == nil || len(g.targets.all) != len(targets) {
+			var elems []types.Type
+			for _, op := range targets {
+				elems = append(elems, op.Type.(*types.Pointer).Elem())
+			}
+			g.targets = g.newChoice(elems)
 		}
-		if t := g.drawType(elems); t != nil {
+		if t := g.drawType(g.targets); t != nil {
 			return g.C.Target(t)
 		}
 	}
 	if use&UseFunc != 0 && g.Rnd.Float64() < g.Cfg.UseHint {
-		if t := g.drawType(g.C.FuncPool()); t != nil {
+		if funcs := g.C.FuncPool(); g.funcs == nil || len(g.funcs.all) != len(funcs) {
+			g.funcs = g.newChoice(funcs)
+		}
+		if t := g.drawType(g.funcs); t != nil {
 			return g.C.funcOp(t)
 		}
 	}

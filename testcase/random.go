@@ -109,8 +109,11 @@ type Generator struct {
 	// an empty interface should have (see Cluster.Preference); the search
 	// updates it as goals get covered.
 	Prefer *Preference
-	// poolAt caches, per depth, the pool types buildable at that depth.
-	poolAt map[int][]types.Type
+	// poolAt caches, per depth, the pool types buildable at that depth,
+	// ready to draw from; targets and funcs, the pool's decode targets'
+	// types and function types.
+	poolAt         map[int]*typeChoice
+	targets, funcs *typeChoice
 }
 
 // NewGenerator returns a generator with its own seeded random source.
