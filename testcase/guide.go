@@ -116,6 +116,45 @@ type guidance struct {
 	goals [][]typePref
 	memo  map[*ccfg.BranchNode][]typePref
 	busy  map[*ccfg.BranchNode]bool
+	// askOf holds per goal the number of its ask in asks (noAsk: the
+	// goal asks nothing; unasked: not worked out yet); asks are the
+	// distinct asks, in the order goals first made them. A preference is
+	// made every time the archive grows, for every uncovered goal.
+	askOf []int32
+	asks  []Ask
+}
+
+// Markers of guidance.askOf.
+const (
+	unasked = -2
+	noAsk   = -1
+)
+
+// ask returns the number of goal's ask among g.asks, or noAsk.
+func (g *guidance) ask(goal int32) int32 {
+	if g.askOf == nil {
+		g.askOf = make([]int32, len(g.goals))
+		for i := range g.askOf {
+			g.askOf[i] = unasked
+		}
+	}
+	if id := g.askOf[goal]; id != unasked {
+		return id
+	}
+	id := int32(noAsk)
+	if len(g.goals[goal]) > 0 {
+		var ask Ask
+		for _, q := range g.goals[goal] {
+			ask.add(q)
+		}
+		id = int32(slices.IndexFunc(g.asks, ask.equal))
+		if id < 0 {
+			id = int32(len(g.asks))
+			g.asks = append(g.asks, ask)
+		}
+	}
+	g.askOf[goal] = id
+	return id
 }
 
 // typeBranches finds, in R and E, the branches that test a type: a
@@ -484,16 +523,21 @@ func (c *Cluster) Preference(uncovered []int32) *Preference {
 		g.forGoals()
 	}
 	p := &Preference{}
+	var taken []bool // per ask of g.asks
 	for _, goal := range uncovered {
-		if int(goal) >= len(g.goals) || len(g.goals[goal]) == 0 {
+		if goal < 0 || int(goal) >= len(g.goals) {
 			continue
 		}
-		var ask Ask
-		for _, q := range g.goals[goal] {
-			ask.add(q)
+		id := g.ask(goal)
+		if id == noAsk {
+			continue
 		}
-		if !slices.ContainsFunc(p.Asks, ask.equal) {
-			p.Asks = append(p.Asks, ask)
+		if int(id) >= len(taken) {
+			taken = append(taken, make([]bool, len(g.asks)-len(taken))...)
+		}
+		if !taken[id] {
+			taken[id] = true
+			p.Asks = append(p.Asks, g.asks[id])
 		}
 	}
 	if len(p.Asks) == 0 {
