@@ -45,11 +45,11 @@ func (g *Generator) poolTypes(depth int) *typeChoice {
 // empty interface a test gets, and comparing types is dear.
 type typeChoice struct {
 	all []types.Type
-	// shapes are the types of all of the other kinds and shapes, rest
-	// the others.
+	// shapes are the types of all that are of the other kinds and
+	// shapes (Cluster.isOtherShape), rest the others.
 	shapes, rest []types.Type
 	// preferred holds, per ask of the preference prefer, the types of
-	// all it names, made on first use (nil until then).
+	// all that the ask names, worked out on the ask's first draw (asked).
 	prefer    *Preference
 	preferred [][]types.Type
 	asked     []bool
