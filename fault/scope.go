@@ -90,8 +90,13 @@ func madeWithThird(t *testcase.Test, i int, caller, raisedIn string, strict bool
 	if !third(recvPkg) {
 		recvPkg, recv = "", ""
 	}
-	// ofRecv: a value of type typ of package p may be the receiver's.
+	// ofRecv: a value of type typ of package p may be the receiver's; a
+	// call that made no value (typ nil) only when no receiver is asked
+	// for.
 	ofRecv := func(typ types.Type, p string) bool {
+		if typ == nil {
+			return recv == ""
+		}
 		return recv == "" || p != recvPkg || namedOf(typ) == recv
 	}
 	madeBy := map[string]string{}

@@ -234,7 +234,7 @@ type server struct {
 	leaked int
 	heap   []metrics.Sample
 	// created reads how many goroutines the process has started (see
-	// startedGoroutines).
+	// goroutinesCreated).
 	created []metrics.Sample
 	// testBody is the name of the function test goroutines run, as
 	// goroutine dumps show it; dump is the buffer of the dumps.
