@@ -64,14 +64,18 @@ func TestParse(t *testing.T) {
 	assert.EqualError(t, err, `unknown goal selection "some": use all or smart`)
 }
 
-// goalIDs lists the IDs of the goals Select gives, per criterion.
+// goalIDs lists the IDs of the goals Select gives the search, per
+// criterion.
 func goalIDs(p *criteria.Pair, list string, sel criteria.Selection) map[string][]string {
 	cs, _ := criteria.Parse(list)
 	out := map[string][]string{}
-	for i, gs := range criteria.Select(p, cs, sel) {
+	goals, selected := criteria.Select(p, cs, sel)
+	for i, gs := range goals {
 		ids := []string{}
-		for _, g := range gs {
-			ids = append(ids, g.ID)
+		for k, g := range gs {
+			if selected[i][k] {
+				ids = append(ids, g.ID)
+			}
 		}
 		out[cs[i].Name] = ids
 	}

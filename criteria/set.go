@@ -34,11 +34,11 @@ func ParseSelection(name string) (Selection, error) {
 	return 0, fmt.Errorf("unknown goal selection %q: use all or smart", name)
 }
 
-// Select returns the goals of criteria cs in pair p that selection sel
-// gives the search, per criterion, in the order of cs. With AllGoals,
-// every goal. With Smart, as Zhou et al. 2024 (see the README's
-// References) choose them: the criteria fall into groups whose coverage
-// correlates — {cbc, direct-branch, branch, line, weak-mutation},
+// Select returns the goals of criteria cs in pair p, per criterion in
+// the order of cs, and whether selection sel gives each to the search.
+// With AllGoals, every goal. With Smart, as Zhou et al. 2024 (see the
+// README's References) choose them: the criteria fall into groups whose
+// coverage correlates — {cbc, direct-branch, branch, line, weak-mutation},
 // {method-no-panic, method}, {panic+error, panic}, {output} — and of each
 // group the representative, the strictest listed member with a continuous
 // objective (the coupled branches for the first), keeps all its goals;
@@ -46,34 +46,37 @@ func ParseSelection(name string) (Selection, error) {
 // LineThreshold lines, weak-mutation the mutants whose reaching does not
 // already infect them, and the rest nothing. Dynamic criteria have no
 // goals here: their goals join as they are met (see Set).
-func Select(p *Pair, cs []*Criterion, sel Selection) [][]Goal {
+func Select(p *Pair, cs []*Criterion, sel Selection) (goals [][]Goal, selected [][]bool) {
 	rep := map[string]*Criterion{}
 	for _, c := range cs {
 		if r := rep[c.Group]; r == nil || c.Rank < r.Rank {
 			rep[c.Group] = c
 		}
 	}
-	out := make([][]Goal, len(cs))
+	goals, selected = make([][]Goal, len(cs)), make([][]bool, len(cs))
 	for i, c := range cs {
 		if c.Dynamic {
 			continue
 		}
 		for _, g := range c.goals(p) {
 			g.Criterion = c
-			if sel == AllGoals || rep[c.Group] == c || c.minimal != nil && c.minimal(p, &g) {
-				out[i] = append(out[i], g)
-			}
+			goals[i] = append(goals[i], g)
+			selected[i] = append(selected[i], sel == AllGoals || rep[c.Group] == c || c.minimal != nil && c.minimal(p, &g))
 		}
 	}
-	return out
+	return goals, selected
 }
 
 // Set is the goals of a list of criteria in one pair, numbered for the
 // search: the coupled branches first, with their own numbers
 // (couple.Analysis.Goals), then the other criteria's selected goals, in
-// the order of the list, then the goals of dynamic criteria (panics) in
-// the order the search meets them. It implements the search engine's
-// objectives (mosa.Objectives, mosa.SuiteObjectives, mosa.Coverage).
+// the order of the list, then the goals the selection leaves out, in the
+// same order, then the goals of dynamic criteria (panics) in the order
+// the search meets them. The goals left out are no objectives of the
+// search (mosa.Targets), but a test that covers one is kept for it, so
+// that the written file keeps the tests every listed criterion needs. It
+// implements the search engine's objectives (mosa.Objectives,
+// mosa.SuiteObjectives, mosa.Coverage, mosa.Targets).
 type Set struct {
 	P        *Pair
 	Criteria []*Criterion
@@ -84,34 +87,53 @@ type Set struct {
 	byKey   map[string]int32
 	dynamic []*Criterion
 	nCBC    int
-	x       *Exec
-	loaded  *rt.Trace
-	ids     []int32
-	vals    []float64
-	progs   []fitness.Progress
+	// aside is the number of the first goal the selection left out, and
+	// the number of the goal after the last.
+	aside  [2]int32
+	x      *Exec
+	loaded *rt.Trace
+	ids    []int32
+	vals   []float64
+	progs  []fitness.Progress
 }
 
 // NewSet numbers the goals of criteria cs (which include the coupled
 // branches) in pair p, as selection sel chooses them.
 func NewSet(p *Pair, cs []*Criterion, sel Selection) *Set {
 	s := &Set{P: p, Criteria: cs, byIndex: map[*Criterion]map[int]int32{}, byKey: map[string]int32{}, x: newExec(p)}
-	for i, gs := range Select(p, cs, sel) {
-		c := cs[i]
+	goals, selected := Select(p, cs, sel)
+	for _, c := range cs {
 		if c.Dynamic {
 			s.dynamic = append(s.dynamic, c)
-			continue
-		}
-		s.byIndex[c] = map[int]int32{}
-		for k := range gs {
-			s.byIndex[c][gs[k].Index] = int32(len(s.goals))
-			s.goals = append(s.goals, &gs[k])
-		}
-		if c.Name == CBC {
-			s.nCBC = len(gs)
+		} else {
+			s.byIndex[c] = map[int]int32{}
 		}
 	}
+	// The selected goals, then those left out.
+	for _, want := range []bool{true, false} {
+		if !want {
+			s.aside[0] = int32(len(s.goals))
+		}
+		for i, gs := range goals {
+			c := cs[i]
+			for k := range gs {
+				if selected[i][k] == want {
+					s.byIndex[c][gs[k].Index] = int32(len(s.goals))
+					s.goals = append(s.goals, &gs[k])
+				}
+			}
+			if want && c.Name == CBC {
+				s.nCBC = len(gs)
+			}
+		}
+	}
+	s.aside[1] = int32(len(s.goals))
 	return s
 }
+
+// Target reports whether goal id is an objective of the search
+// (mosa.Targets): false for the goals the selection left out.
+func (s *Set) Target(id int32) bool { return id < s.aside[0] || id >= s.aside[1] }
 
 // Goals is the number of goals known so far (mosa.Coverage).
 func (s *Set) Goals() int { return len(s.goals) }
@@ -249,11 +271,13 @@ func (s *Set) cbcOf(goals []int32) {
 // Worst is the objective of a goal for a test not evaluated for it.
 func (s *Set) Worst() float64 { return fitness.Worst }
 
-// all lists every known goal.
+// all lists every known goal the search pursues (Target).
 func (s *Set) all() []int32 {
-	out := make([]int32, len(s.goals))
-	for i := range out {
-		out[i] = int32(i)
+	out := make([]int32, 0, len(s.goals))
+	for i := range s.goals {
+		if s.Target(int32(i)) {
+			out = append(out, int32(i))
+		}
 	}
 	return out
 }

@@ -26,37 +26,7 @@ func TestSetOnPersonCar(t *testing.T) {
 	assert.Equal(t, "(*Person).DriveToHome", s.Goal(21).ID)
 	assert.Equal(t, "method-no-panic", s.Goal(21).Criterion.Name)
 
-	ix := p.A.Index()
-	node := func(id string) int32 {
-		for i, n := range ix.Nodes {
-			if n.Node != nil && n.Node.ID() == id {
-				return int32(i)
-			}
-			if n.Entry != nil && "entry:"+n.Entry.Name == id {
-				return int32(i)
-			}
-		}
-		t.Fatalf("no node %s", id)
-		return -1
-	}
-	fuel100, lazy, fuel50 := node("person/person.go:14:5"), node("person/person.go:22:5"), node("car/car.go:14:5")
-	// DriveToHome called by the test with fuel 30, not lazy: Refuel
-	// refills; it panics afterwards (in a made-up way).
-	tr := &rt.Trace{
-		Caller: []rt.CallerEval{
-			{Node: node("entry:(*Person).DriveToHome"), DistF: 1, FirstT: 1, Evals: 1},
-			{Node: fuel100, DistF: 71, FirstT: 2, Evals: 1},
-			{Node: lazy, DistT: 1, FirstF: 3, Evals: 1},
-		},
-		Sites:   []rt.SiteEval{{Site: 1, LastEnter: 4, Entries: 1}},
-		Callee:  []rt.CalleeEval{{Site: 1, Node: fuel50, DistF: 21, TakenT: true, Evals: 1}},
-		Covered: []int32{0},
-		Lines:   []int32{1, 2, 4, 5, 7, 9},
-		Calls:   []rt.CallEval{{Func: 0, Returned: true}},
-		Direct:  []int32{2 * fuel100},
-		Mutants: []rt.MutantEval{{ID: 2, State: rt.MutantInfected}},
-		Panics:  []string{"panic person.(*Person).DriveToHome runtime.errorString"},
-	}
+	tr := personCarTrace(t, p)
 	assert.Equal(t, []int32{0, 3, 4, 6, 7, 9, 11, 12, 15, 16, 18, 20, 21, 24, 23}, s.Covered(tr))
 	require.Equal(t, 25, s.Goals(), "the panic joined")
 	assert.Equal(t, "person.(*Person).DriveToHome runtime.errorString", s.Goal(24).ID)
@@ -84,14 +54,73 @@ func TestSetOnPersonCar(t *testing.T) {
 	assert.Equal(t, []float64{s.Worst(), s.Worst()}, out[:2])
 }
 
-// Smart selection numbers only the chosen goals: on personcar, the
+// Smart selection numbers the chosen goals first: on personcar, the
 // coupled branches, DriveToHome's method-no-panic goal and no line (no
 // block has five lines), nor mutant (reaching a deleted call infects it).
+// The goals it leaves out follow, no targets of the search, but covered
+// all the same; a panic joins as a target.
 func TestSmartSetOnPersonCar(t *testing.T) {
 	p := pairOf(t, fixture.Copy(t, "personcar"), "./person", "./car")
 	cs, err := criteria.Parse("line,branch,method-no-panic,weak-mutation,panic")
 	require.NoError(t, err)
 	s := criteria.NewSet(p, cs, criteria.Smart)
-	require.Equal(t, 3, s.Goals())
+	// 3 targets, then 10 lines, 6 branches and 2 mutants set aside.
+	require.Equal(t, 21, s.Goals())
 	assert.Equal(t, "method-no-panic", s.Goal(2).Criterion.Name)
+	assert.Equal(t, "car/car.go:9", s.Goal(3).ID)
+	assert.Equal(t, "person/person.go:14:5:true", s.Goal(13).ID)
+	assert.Equal(t, "weak-mutation", s.Goal(20).Criterion.Name)
+	var targets []int32
+	for g := int32(0); g < int32(s.Goals()); g++ {
+		if s.Target(g) {
+			targets = append(targets, g)
+		}
+	}
+	assert.Equal(t, []int32{0, 1, 2}, targets)
+
+	tr := personCarTrace(t, p)
+	assert.Equal(t, []int32{0, 4, 5, 7, 8, 10, 12, 13, 16, 17, 2, 21, 20}, s.Covered(tr))
+	require.Equal(t, 22, s.Goals(), "the panic joined")
+	assert.True(t, s.Target(21), "a panic is a target")
+	// The targets alone: the coupled branches, method-no-panic, the panic.
+	out := make([]float64, 4)
+	s.Evaluate(tr, nil, out)
+	assert.Equal(t, []float64{0, 0, 0}, []float64{out[0], out[2], out[3]})
+	assert.Positive(t, out[1], "the other coupled branch is not covered")
 }
+
+// personCarTrace is a test's trace on personcar: DriveToHome called by
+// the test with fuel 30, not lazy: Refuel refills; it panics afterwards
+// (in a made-up way).
+func personCarTrace(t *testing.T, p *criteria.Pair) *rt.Trace {
+	ix := p.A.Index()
+	node := func(id string) int32 {
+		for i, n := range ix.Nodes {
+			if n.Node != nil && n.Node.ID() == id {
+				return int32(i)
+			}
+			if n.Entry != nil && "entry:"+n.Entry.Name == id {
+				return int32(i)
+			}
+		}
+		t.Fatalf("no node %s", id)
+		return -1
+	}
+	fuel100, lazy, fuel50 := node("person/person.go:14:5"), node("person/person.go:22:5"), node("car/car.go:14:5")
+	return &rt.Trace{
+		Caller: []rt.CallerEval{
+			{Node: node("entry:(*Person).DriveToHome"), DistF: 1, FirstT: 1, Evals: 1},
+			{Node: fuel100, DistF: 71, FirstT: 2, Evals: 1},
+			{Node: lazy, DistT: 1, FirstF: 3, Evals: 1},
+		},
+		Sites:   []rt.SiteEval{{Site: 1, LastEnter: 4, Entries: 1}},
+		Callee:  []rt.CalleeEval{{Site: 1, Node: fuel50, DistF: 21, TakenT: true, Evals: 1}},
+		Covered: []int32{0},
+		Lines:   []int32{1, 2, 4, 5, 7, 9},
+		Calls:   []rt.CallEval{{Func: 0, Returned: true}},
+		Direct:  []int32{2 * fuel100},
+		Mutants: []rt.MutantEval{{ID: 2, State: rt.MutantInfected}},
+		Panics:  []string{"panic person.(*Person).DriveToHome runtime.errorString"},
+	}
+}
+

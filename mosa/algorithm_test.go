@@ -169,6 +169,56 @@ func TestAlgorithmsStopWhenEveryGoalIsCovered(t *testing.T) {
 	}
 }
 
+// asideLast is flat with its last goal set aside (Targets).
+type asideLast struct {
+	flat
+	goals int32
+}
+
+func (a asideLast) Target(g int32) bool { return g < a.goals-1 }
+
+// A goal set aside does not hold the search: covering the two targets
+// ends it, and the statistics count the targets alone. A test that covers
+// it is archived for it all the same, and it is never an objective.
+func TestGoalsSetAside(t *testing.T) {
+	g := generator(t)
+	for _, algorithm := range []string{"mosa", "dynamosa", "onegoal", "random", "ws", "wsa"} {
+		e := &Engine{Exec: &covering{goals: []int32{0, 1}}, Gen: g, Objectives: asideLast{goals: 3}, Goals: 3, Budget: Budget{MaxEvals: 1000}}
+		archive, st, err := e.Run(context.Background(), algorithm, DefaultConfig())
+		require.NoError(t, err, algorithm)
+		assert.Equal(t, 2, archive.Len(), algorithm)
+		assert.Equal(t, 2, st.Goals, algorithm)
+		assert.Equal(t, 2, st.Covered, algorithm)
+		assert.Equal(t, 0, st.Generations, algorithm)
+
+		e = &Engine{Exec: &covering{goals: []int32{0, 2}}, Gen: g, Objectives: asideLast{goals: 3}, Goals: 3, Budget: Budget{MaxEvals: 200}}
+		archive, st, err = e.Run(context.Background(), algorithm, DefaultConfig())
+		require.NoError(t, err, algorithm)
+		assert.True(t, archive.Covered(2), algorithm)
+		assert.Equal(t, 1, st.Covered, algorithm)
+		assert.Equal(t, []int32{1}, e.Uncovered(), algorithm)
+		assert.Equal(t, []int32{0, 1}, e.Targets(), algorithm)
+		assert.Equal(t, 200, st.Evaluations, algorithm)
+	}
+}
+
+// New tests are made from the archive's tests that hold a goal the
+// search pursues, in the order of the first such goal: one kept only for
+// a goal set aside is no breeder.
+func TestBreedersHoldTargets(t *testing.T) {
+	ts := tests(3)
+	e := &Engine{Objectives: asideLast{goals: 4}, Goals: 4, archive: NewArchive()}
+	e.archive.Update(ts[0], 0, []int32{3}, 1)    // goal 3, set aside
+	e.archive.Update(ts[1], 0, []int32{1, 3}, 2) // holds 1: no shorter than ts[0] for 3
+	e.archive.Update(ts[2], 0, []int32{0}, 3)
+	var got []*testcase.Test
+	for _, b := range e.Breeders() {
+		got = append(got, b.Test)
+	}
+	assert.Equal(t, []*testcase.Test{ts[2], ts[1]}, got)
+	assert.Len(t, e.archive.Tests(), 3)
+}
+
 func TestGeneticAlgorithmsNeedObjectives(t *testing.T) {
 	for _, algorithm := range []string{"mosa", "dynamosa", "onegoal", "ws", "wsa"} {
 		e := &Engine{Exec: &covering{}, Gen: generator(t), Goals: 1, Budget: Budget{MaxEvals: 10}}

@@ -26,7 +26,9 @@
 package mosa
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"time"
 
 	"github.com/cling-go/cling/fitness"
@@ -83,6 +85,16 @@ type Coverage interface {
 	Goals() int
 }
 
+// Targets is implemented by objectives with goals the search keeps tests
+// for without pursuing them, such as the goals smart goal selection
+// leaves out of the search (package criteria): a test that covers one is
+// archived for it, but it is no objective, and the search does not wait
+// for it to end. Without it, every goal is a target.
+type Targets interface {
+	// Target reports whether goal is an objective of the search.
+	Target(goal int32) bool
+}
+
 // SuiteObjectives are objectives that also tell how far a test got
 // towards each goal, which the whole-suite fitness needs;
 // fitness.Objectives is one.
@@ -95,7 +107,9 @@ type SuiteObjectives interface {
 
 // Stats describe a search run.
 type Stats struct {
-	Algorithm   string  `json:"algorithm"`
+	Algorithm string `json:"algorithm"`
+	// Goals and Covered count the target goals (Targets) and those
+	// covered; the archive may also hold tests for goals set aside.
 	Goals       int     `json:"goals"`
 	Covered     int     `json:"covered"`
 	Evaluations int     `json:"evaluations"`
@@ -198,7 +212,8 @@ func (e *Engine) begin(algorithm string) {
 	e.start = time.Now()
 	e.archive = NewArchive()
 	e.flaky = map[int32]bool{}
-	e.stats = Stats{Algorithm: algorithm, Goals: e.Goals, GoalSeconds: map[int32]float64{}}
+	e.stats = Stats{Algorithm: algorithm, GoalSeconds: map[int32]float64{}}
+	e.count()
 	e.repairs = repair.Counts{}
 	e.nextSec = 1
 	e.Stage(Budget{})
@@ -210,17 +225,85 @@ func (e *Engine) begin(algorithm string) {
 // draws for empty interfaces to what the uncovered goals ask for (see
 // testcase.Cluster.Preference), when the covered goals changed.
 func (e *Engine) guide() {
-	if e.Gen == nil || e.Gen.C == nil || e.archive.Len() == e.guidedAt {
+	if e.Gen == nil || e.Gen.C == nil || e.stats.Covered == e.guidedAt {
 		return
 	}
-	e.guidedAt = e.archive.Len()
+	e.guidedAt = e.stats.Covered
 	e.Gen.Prefer = e.Gen.C.Preference(e.Uncovered())
 }
 
 // Done reports whether the search must stop: the budget (or the stage
-// of it, see Stage) is spent, every goal is covered, or ctx is done.
+// of it, see Stage) is spent, every target goal is covered, or ctx is
+// done.
 func (e *Engine) Done(ctx context.Context) bool {
-	return e.archive.Len() >= e.Goals && !e.anyOpen() || e.Spent(ctx)
+	return e.stats.Covered >= e.stats.Goals && !e.anyOpen() || e.Spent(ctx)
+}
+
+// target reports whether goal is an objective of the search (Targets).
+func (e *Engine) target(goal int32) bool {
+	t, ok := e.Objectives.(Targets)
+	return !ok || t.Target(goal)
+}
+
+// Targets lists the goals the search pursues, covered or not, in
+// increasing order: every goal unless the objectives set some aside
+// (Targets).
+func (e *Engine) Targets() []int32 {
+	out := make([]int32, 0, e.Goals)
+	for g := int32(0); g < int32(e.Goals); g++ {
+		if e.target(g) {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// Breeders returns the archive's tests that new tests are made from: as
+// Archive.Tests, but only those that hold a goal the search pursues,
+// ordered by the smallest such goal. A test kept only for goals set aside
+// (Targets) does not steer the search.
+func (e *Engine) Breeders() []ArchivedTest {
+	all := e.archive.Tests()
+	if _, ok := e.Objectives.(Targets); !ok {
+		return all
+	}
+	type held struct {
+		t     ArchivedTest
+		first int32
+	}
+	var hs []held
+	for _, t := range all {
+		for _, g := range t.Goals { // in increasing order
+			if e.target(g) {
+				hs = append(hs, held{t, g})
+				break
+			}
+		}
+	}
+	slices.SortStableFunc(hs, func(a, b held) int { return cmp.Compare(a.first, b.first) })
+	out := make([]ArchivedTest, len(hs))
+	for i, h := range hs {
+		out[i] = h.t
+	}
+	return out
+}
+
+// count sets the statistics' goals and covered goals to the target goals
+// and those the archive covers.
+func (e *Engine) count() {
+	if _, ok := e.Objectives.(Targets); !ok {
+		e.stats.Goals, e.stats.Covered = e.Goals, e.archive.Len()
+		return
+	}
+	e.stats.Goals, e.stats.Covered = 0, 0
+	for g := int32(0); g < int32(e.Goals); g++ {
+		if e.target(g) {
+			e.stats.Goals++
+			if e.archive.Covered(g) {
+				e.stats.Covered++
+			}
+		}
+	}
 }
 
 // anyOpen reports whether Open holds a goal open.
@@ -320,11 +403,10 @@ func (e *Engine) Evaluate(ctx context.Context, tests []*testcase.Test) ([]harnes
 	}
 	if c, ok := e.Objectives.(Coverage); ok && c.Goals() > e.Goals {
 		e.Goals = c.Goals()
-		e.stats.Goals = e.Goals
 	}
+	e.count()
 	e.guide()
 	elapsed := time.Since(e.start).Seconds()
-	e.stats.Covered = e.archive.Len()
 	for float64(e.nextSec) <= elapsed {
 		e.stats.Timeline = append(e.stats.Timeline, TimePoint{Second: e.nextSec, Covered: e.stats.Covered, Evaluations: e.stats.Evaluations})
 		e.nextSec++
@@ -403,7 +485,7 @@ func (e *Engine) Conclude(ctx context.Context, tests []*testcase.Test) error {
 			e.stats.GoalSeconds[g] = s // when the search first covered it
 		}
 	}
-	e.stats.Covered = e.archive.Len()
+	e.count()
 	return nil
 }
 
@@ -569,11 +651,14 @@ func (e *Engine) covered(tr *rt.Trace) []int32 {
 	return tr.Covered
 }
 
-// Uncovered lists the goals the archive does not cover yet, and those
-// Open holds open, in increasing order.
+// Uncovered lists the target goals the archive does not cover yet, and
+// those Open holds open, in increasing order.
 func (e *Engine) Uncovered() []int32 {
 	var out []int32
 	for g := 0; g < e.Goals; g++ {
+		if !e.target(int32(g)) {
+			continue
+		}
 		if !e.archive.Covered(int32(g)) || e.Open != nil && e.Open(int32(g)) {
 			out = append(out, int32(g))
 		}
@@ -602,7 +687,7 @@ func (e *Engine) Repairs() *repair.Counts { return &e.repairs }
 
 func (e *Engine) finish() (*Archive, *Stats) {
 	e.stats.Seconds = time.Since(e.start).Seconds()
-	e.stats.Covered = e.archive.Len()
+	e.count()
 	e.stats.Repairs = e.repairs.Repaired + e.repairs.Replaced
 	e.stats.Drops = e.repairs.Dropped
 	st := e.stats

@@ -235,15 +235,6 @@ func better(a, b *suite) bool {
 	return a.length < b.length
 }
 
-// allGoals returns the goals 0 to n-1.
-func allGoals(n int) []int32 {
-	out := make([]int32, n)
-	for i := range out {
-		out[i] = int32(i)
-	}
-	return out
-}
-
 // grow returns s with length n, reusing its array when it can.
 func grow[T any](s []T, n int) []T {
 	if cap(s) < n {

@@ -170,3 +170,12 @@ func TestWholeSuiteAlgorithmsCoverEveryGoal(t *testing.T) {
 		assert.Less(t, st.Evaluations, 5000, algorithm)
 	}
 }
+
+// allGoals returns the goals 0 to n-1.
+func allGoals(n int) []int32 {
+	out := make([]int32, n)
+	for i := range out {
+		out[i] = int32(i)
+	}
+	return out
+}

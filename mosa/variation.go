@@ -33,7 +33,7 @@ func breed(e *Engine, pop []*individual, cfg Config, cross Crossover, nNew int) 
 			}
 		}
 	}
-	archived := e.Archive().Tests()
+	archived := e.Breeders()
 	for i := 0; i < nNew; i++ {
 		out = append(out, newTest(e, archived, 0.5, 2, cfg.RepairAttempts))
 	}

@@ -38,7 +38,7 @@ func (a *wholeSuiteSearch) Search(ctx context.Context, e *Engine) error {
 	if err != nil {
 		return err
 	}
-	all := allGoals(e.Goals)
+	all, known := e.Targets(), e.Goals
 	pop, err := w.evaluate(ctx, w.randomSuites(a.cfg.Population), all)
 	if err != nil {
 		return err
@@ -51,9 +51,9 @@ func (a *wholeSuiteSearch) Search(ctx context.Context, e *Engine) error {
 		}
 		e.CountGeneration()
 		pop = fittest(append(pop, q...), a.cfg.Population)
-		if e.Goals > len(all) {
+		if e.Goals > known {
 			// Goals joined (a new panic): rate every suite on them too.
-			all = allGoals(e.Goals)
+			all, known = e.Targets(), e.Goals
 			for _, s := range pop {
 				w.rate(s, all)
 			}

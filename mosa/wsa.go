@@ -45,7 +45,7 @@ func (a *wholeSuiteArchive) Search(ctx context.Context, e *Engine) error {
 		return err
 	}
 	w.newTest = func() *testcase.Test {
-		return newTest(e, e.archive.Tests(), archiveTests, 1, a.cfg.RepairAttempts)
+		return newTest(e, e.Breeders(), archiveTests, 1, a.cfg.RepairAttempts)
 	}
 	defer func() { e.Gen.Focus = nil }()
 	goals := e.Uncovered()

@@ -62,8 +62,10 @@ file.
 --criteria adds coverage criteria to the coupled branches (see
 docs/criteria.md); --goal-selection smart gives the search one
 representative criterion per group of correlated criteria and minimal
-subsets of the others. Whatever was optimised, cling reports the coverage
-of every criterion by the written tests.
+subsets of the others; the goals it leaves out are not pursued, but the
+file keeps a test the search meets that covers one. Whatever was
+optimised, cling reports the coverage of every criterion by the written
+tests.
 
 ` + multiPairHelp + `
 
@@ -466,7 +468,8 @@ type statsRow struct {
 	Timeline       []mosa.TimePoint  `json:"timeline"`
 	GoalSeconds    map[int32]float64 `json:"goalSeconds"`
 	// The criteria optimised, the goal selection, and the goals of all of
-	// them the search archive covered.
+	// them the search pursued and covered (the goals smart selection left
+	// out are not counted).
 	Criteria      string `json:"criteria"`
 	GoalSelection string `json:"goalSelection"`
 	AllGoals      int    `json:"goals"`
