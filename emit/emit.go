@@ -571,7 +571,7 @@ func (e *testEmitter) selectAssertions(last, panicAt int) (after map[int][]testc
 			targets = append(targets, o)
 			continue
 		}
-		if (s.Op.Kind == testcase.OpCall || s.Op.Kind == testcase.OpComposite) && strings.HasPrefix(o.Path, ".") && e.renderable(o) {
+		if (s.Op.Kind == testcase.OpCall || s.Op.Kind == testcase.OpComposite) && (strings.HasPrefix(o.Path, ".") || o.Path == "String()") && e.renderable(o) {
 			end = append(end, o)
 		}
 	}

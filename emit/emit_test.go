@@ -71,6 +71,9 @@ func cartTests(t *testing.T) (*testcase.Cluster, []emit.Test) {
 			{Ref: ref(9, 0), Path: ".Lines", Kind: testcase.ObsLen, Text: "0"},
 			// ... but the test's values are, at its end.
 			{Ref: ref(9, 0), Path: ".Total.String()", End: true, Kind: testcase.ObsString, Text: "EUR 0.00"},
+			// A String text the executor saw is asserted only where the
+			// variable's type has the method (a *checkout.Cart has not).
+			{Ref: ref(1, 0), Path: "String()", End: true, Kind: testcase.ObsString, Text: "cart"},
 		}}},
 		{Name: "TestPanics", Test: panics, Outcome: &testcase.Outcome{
 			Observations: []testcase.Observation{{Ref: ref(1, 1), Kind: testcase.ObsNoError}},

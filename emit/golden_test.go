@@ -213,6 +213,29 @@ func configTests(t *testing.T, c *testcase.Cluster) []emit.Test {
 	}}
 }
 
+// reportTests is a hand-built test of report writing levels into a
+// strings.Builder the test passed in: what the builder holds at the end
+// is asserted by its String method.
+func reportTests(t *testing.T, c *testcase.Cluster) []emit.Test {
+	op := func(name string) *testcase.Op { return opNamed(t, c, name) }
+	return []emit.Test{{
+		Name:    "TestLinesWriteLevels",
+		Comment: "One known level name and one unknown, one line each.",
+		Test: &testcase.Test{Stmts: []testcase.Stmt{
+			/* 0 */ {Op: op("&{} strings.Builder")},
+			/* 1 */ {Op: op("lit string"), Value: "warn"},
+			/* 2 */ {Op: op("lit string"), Value: "nope"},
+			/* 3 */ {Op: op("slice []string"), Args: []testcase.Ref{ref(1), ref(2)}},
+			/* 4 */ {Op: op("report.Lines"), Args: []testcase.Ref{ref(0), ref(3)}},
+		}},
+		Outcome: &testcase.Outcome{Observations: []testcase.Observation{
+			noErr(4, 1),
+			{Ref: ref(4), Kind: testcase.ObsInt, Text: "1"},
+			{Ref: ref(0), Path: "String()", End: true, Kind: testcase.ObsString, Text: "1 WARN\n2 unknown\n"},
+		}},
+	}}
+}
+
 // notifyTests are hand-built tests of notify's callbacks: function
 // literals inline and in a variable, a literal of a named function type
 // among variadic options, and a sentinel error.
@@ -280,6 +303,7 @@ func TestEmitGolden(t *testing.T) {
 		{"personcar", "personcar", "./person", "./car", "person_test", personcarTests},
 		{"reflective-config", "reflective", "./config", "./decode", "config_test", configTests},
 		{"reflective-notify", "reflective", "./notify", "./hooks", "notify_test", notifyTests},
+		{"reflective-report", "reflective", "./report", "./level", "report_test", reportTests},
 	} {
 		c := cluster(t, fx.fixture, fx.caller, fx.callee)
 		tests := fx.tests(t, c)

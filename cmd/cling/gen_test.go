@@ -583,6 +583,21 @@ func TestGenReflective(t *testing.T) {
 	}
 }
 
+// What a writer the test passed in holds at the end is asserted: report
+// writes its lines into an io.Writer and returns only a count, and with
+// seed 1 the search keeps a test that passes a strings.Builder (another
+// keeps io.MultiWriter(), whose output no one can read). The short
+// timeout bounds the tests that write into an io.Pipe without a reader.
+func TestGenAssertsWhatAWriterHolds(t *testing.T) {
+	dir := fixture.Copy(t, "reflective")
+	rep := genRun(t, dir, "--caller", "./report", "--callee", "./level", "--max-evals", "3000", "--seed", "1", "--timeout", "100ms")
+	assert.Equal(t, 6, rep.Covered)
+	src := readFile(t, rep.TestFile)
+	assert.Contains(t, src, "\tbuilder := &strings.Builder{}\n")
+	assert.Contains(t, src, "\tif builder.String() != \"1 unknown\\n\" {\n")
+	goTest(t, dir, "./report")
+}
+
 // When R's own test files declare the names cling gives its declared
 // types, the executor (R's test binary) and the written file both take
 // the next free names, so what the search covered is what the file

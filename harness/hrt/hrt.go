@@ -1470,8 +1470,8 @@ func (res *result) snapshot(s stmt, op Op) {
 	}
 }
 
-// observeEnd describes, when the test is over, the exported fields of the
-// structs its outputs point to.
+// observeEnd describes, when the test is over, what its outputs point
+// to: the text of its String method, the exported fields of a struct.
 func observeEnd(cfg Config, t *test, res *result) []observation {
 	var out []observation
 	for i, s := range t.stmts {
@@ -1496,7 +1496,8 @@ func observeEnd(cfg Config, t *test, res *result) []observation {
 }
 
 // describe observes one value. Without end, the value itself (and the
-// fields of a struct value); with end, the fields of a struct pointed to.
+// fields of a struct value); with end, what a pointer points to: the text
+// of its String method, the fields of a struct.
 func describe(stmt, result int, v any, isErr, end bool) []observation {
 	obs := func(path string, kind byte, text string) observation {
 		return observation{stmt: stmt, result: result, path: path, end: end, kind: kind, text: text}
@@ -1518,10 +1519,24 @@ func describe(stmt, result int, v any, isErr, end bool) []observation {
 		return []observation{obs("", obsNil, "")}
 	}
 	if end {
-		if rv.Kind() == reflect.Pointer && !rv.IsNil() && rv.Elem().Kind() == reflect.Struct {
-			return fields(rv.Elem(), obs)
+		if rv.Kind() != reflect.Pointer || rv.IsNil() {
+			return nil
 		}
-		return nil
+		// The text of its String method first: what a writer the test
+		// passed in (a *bytes.Buffer, a *strings.Builder) holds at the
+		// end is often the whole point of the calls that wrote to it.
+		var out []observation
+		if text, ok := stringText(rv); ok {
+			if len(text) <= maxEndText {
+				out = append(out, obs("String()", obsString, text))
+			} else {
+				out = append(out, obs("String()", obsLen, fmt.Sprint(len(text))))
+			}
+		}
+		if rv.Elem().Kind() == reflect.Struct {
+			out = append(out, fields(rv.Elem(), obs)...)
+		}
+		return out
 	}
 	if o, ok := basic(rv, ""); ok {
 		return []observation{obs(o.path, o.kind, o.text)}
@@ -1578,9 +1593,24 @@ func describePointee(stmt, result int, v any) []observation {
 	return nil
 }
 
+// maxText is the longest text of a String method observed as such right
+// after a call; maxEndText the longest at the end of a test, where a
+// longer one is observed by its length.
+const (
+	maxText    = 256
+	maxEndText = 1024
+)
+
 // stringer calls the String method of a value that has one, unless it
-// panics or its text is long.
+// panics or its text is longer than maxText.
 func stringer(rv reflect.Value) (text string, ok bool) {
+	text, ok = stringText(rv)
+	return text, ok && len(text) <= maxText
+}
+
+// stringText calls the String method of a value that has one, unless it
+// panics.
+func stringText(rv reflect.Value) (text string, ok bool) {
 	if !rv.CanInterface() {
 		return "", false
 	}
@@ -1593,12 +1623,12 @@ func stringer(rv reflect.Value) (text string, ok bool) {
 			text, ok = "", false
 		}
 	}()
-	text = s.String()
-	return text, len(text) <= 256
+	return s.String(), true
 }
 
 // fields observes the exported fields of a struct of basic kinds, errors,
-// nil-ness and lengths.
+// nil-ness and lengths, and the text of the String method of a struct
+// field or of a pointer one.
 func fields(rv reflect.Value, obs func(string, byte, string) observation) []observation {
 	var out []observation
 	t := rv.Type()
@@ -1625,8 +1655,15 @@ func fields(rv reflect.Value, obs func(string, byte, string) observation) []obse
 		case reflect.Pointer, reflect.Interface, reflect.Func, reflect.Chan:
 			if fv.IsNil() {
 				out = append(out, obs(path, obsNil, ""))
-			} else {
-				out = append(out, obs(path, obsNotNil, ""))
+				continue
+			}
+			out = append(out, obs(path, obsNotNil, ""))
+			if fv.Kind() == reflect.Pointer {
+				// What a buffer the struct holds has in it (the Body of
+				// an httptest.ResponseRecorder).
+				if text, ok := stringer(fv); ok {
+					out = append(out, obs(path+".String()", obsString, text))
+				}
 			}
 		case reflect.Slice, reflect.Map:
 			if fv.IsNil() {

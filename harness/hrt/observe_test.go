@@ -1,0 +1,87 @@
+package hrt
+
+import (
+	"bytes"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// recorder is a struct that holds a buffer, as an
+// httptest.ResponseRecorder does.
+type recorder struct {
+	Code   int
+	Body   *bytes.Buffer
+	Header map[string]string
+	note   string
+}
+
+// named has a String method and exported fields.
+type named struct{ N int }
+
+func (n *named) String() string { return fmt.Sprintf("named %d", n.N) }
+
+// What the end of a test observes of the values its statements produced:
+// the text of a pointed value's String method first (its length when
+// long), then the exported fields of a pointed struct, with the text of
+// a pointer field's String method; nothing of a value that is no pointer.
+func TestDescribeEnd(t *testing.T) {
+	long := strings.Repeat("x", maxEndText+1)
+	cases := []struct {
+		name string
+		v    any
+		want []observation
+	}{
+		{"buffer", bytes.NewBufferString("<p>hi</p>\n"), []observation{
+			{path: "String()", kind: obsString, text: "<p>hi</p>\n"},
+		}},
+		{"builder", &strings.Builder{}, []observation{
+			{path: "String()", kind: obsString, text: ""},
+		}},
+		{"long buffer", bytes.NewBufferString(long), []observation{
+			{path: "String()", kind: obsLen, text: fmt.Sprint(maxEndText + 1)},
+		}},
+		{"struct with a buffer", &recorder{Code: 404, Body: bytes.NewBufferString("not found")}, []observation{
+			{path: ".Code", kind: obsInt, text: "404"},
+			{path: ".Body", kind: obsNotNil},
+			{path: ".Body.String()", kind: obsString, text: "not found"},
+			{path: ".Header", kind: obsNil},
+		}},
+		{"stringer with fields", &named{N: 3}, []observation{
+			{path: "String()", kind: obsString, text: "named 3"},
+			{path: ".N", kind: obsInt, text: "3"},
+		}},
+		{"no pointer", recorder{Code: 1}, nil},
+		{"nil pointer", (*named)(nil), nil},
+	}
+	for _, tc := range cases {
+		got := describe(2, 1, tc.v, false, true)
+		for i := range tc.want {
+			tc.want[i].stmt, tc.want[i].result, tc.want[i].end = 2, 1, true
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: describe = %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// Right after a call, a long String text is not observed at all, as
+// before; a pointer field's short one is.
+func TestDescribeAfterCall(t *testing.T) {
+	got := describe(0, 0, bytes.NewBufferString(strings.Repeat("y", maxText+1)), false, false)
+	want := []observation{{kind: obsNotNil}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("describe = %+v, want %+v", got, want)
+	}
+	got = describe(0, 0, recorder{Body: bytes.NewBufferString("ok")}, false, false)
+	want = []observation{
+		{path: ".Code", kind: obsInt, text: "0"},
+		{path: ".Body", kind: obsNotNil},
+		{path: ".Body.String()", kind: obsString, text: "ok"},
+		{path: ".Header", kind: obsNil},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("describe = %+v, want %+v", got, want)
+	}
+}
