@@ -123,4 +123,3 @@ func personCarTrace(t *testing.T, p *criteria.Pair) *rt.Trace {
 		Panics:  []string{"panic person.(*Person).DriveToHome runtime.errorString"},
 	}
 }
-
