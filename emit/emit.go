@@ -1116,7 +1116,13 @@ func (e *testEmitter) target(o testcase.Observation) (string, types.Type) {
 			expr = e.name(o.Ref)
 		}
 	}
-	t := e.t.Stmts[o.Ref.Stmt].Op.Outputs()[o.Ref.Result]
+	op := e.t.Stmts[o.Ref.Stmt].Op
+	t := op.Outputs()[o.Ref.Result]
+	if op.Concrete != nil && o.Path != "" {
+		// The variable of a standard-library provider has the type its
+		// function returns, whose fields and methods the value shows.
+		t = op.Concrete
+	}
 	path := o.Path
 	if strings.HasPrefix(path, ".") {
 		name := path[1:]

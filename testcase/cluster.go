@@ -73,6 +73,12 @@ type Op struct {
 	Params   []types.Type
 	Variadic bool
 	Results  []types.Type
+	// Concrete is, for a standard-library provider whose value keeps what
+	// the code under test does with it (an httptest.ResponseRecorder as an
+	// http.ResponseWriter), the type its function really returns, which
+	// the written test's variable has: the emitter asserts on its fields
+	// and String method. Nil when unknown or of no use.
+	Concrete types.Type
 	// Type is the produced type (composite, prim, nil, slice, map, zero);
 	// for a pointer composite it is the pointer type.
 	Type types.Type
@@ -90,6 +96,12 @@ type Op struct {
 	// of R's exported functions and methods.
 	Covering bool
 	API      bool
+	// Served marks calls of a method of a standard-library interface that
+	// R returns (ServeHTTP on the handler a middleware returns, see
+	// servedByR): R's code implements it, so the call exercises R's API
+	// as an API call does, and what it does to the test's values is no
+	// set-up.
+	Served bool
 	// Goals are, for a call of a covering function, the coupled branches
 	// whose call site the function may reach (couple.Analysis.GoalsFrom),
 	// in increasing order.
@@ -121,7 +133,7 @@ func (o *Op) Use(k int) ParamUse {
 // methods. The state such an op leaves a value in is the test's own doing,
 // so assertions on the value's fields at the end of the test are kept only
 // for the fields that changed since.
-func (o *Op) SetsUp() bool { return !(o.Kind == OpCall && o.API) }
+func (o *Op) SetsUp() bool { return !(o.Kind == OpCall && (o.API || o.Served)) }
 
 // Inputs are the types of the op's arguments.
 func (o *Op) Inputs() []types.Type {
@@ -1383,23 +1395,33 @@ func (c *Cluster) stdProviders(t types.Type) []*Op {
 	type provider struct {
 		pkg, fn string
 		params  []types.Type
+		// keeps marks a value that keeps what the code did with it, which
+		// the written test asserts through its concrete type.
+		keeps bool
 	}
 	str := types.Typ[types.String]
 	var provs []provider
 	switch typeString(t) {
 	case "error":
-		provs = []provider{{"errors", "New", []types.Type{str}}}
+		provs = []provider{{"errors", "New", []types.Type{str}, false}}
 	case "io.Reader":
-		provs = []provider{{"strings", "NewReader", []types.Type{str}}}
+		provs = []provider{{"strings", "NewReader", []types.Type{str}, false}}
+	case "io.Writer":
+		// A buffer: what the code writes stays in memory.
+		provs = []provider{{"bytes", "NewBufferString", []types.Type{str}, true}}
 	case "context.Context":
-		provs = []provider{{"context", "Background", nil}}
+		provs = []provider{{"context", "Background", nil, false}}
 	case "net/http.ResponseWriter":
 		// A recorder: what a handler writes stays in memory.
-		provs = []provider{{"net/http/httptest", "NewRecorder", nil}}
+		provs = []provider{{"net/http/httptest", "NewRecorder", nil, true}}
 	}
 	var out []*Op
 	for _, p := range provs {
-		out = append(out, c.register(&Op{Kind: OpCall, Name: p.pkg + "." + p.fn + " as " + typeString(t), Func: stdFunc(p.pkg, p.fn, p.params, t), Params: p.params, Results: []types.Type{t}}))
+		op := &Op{Kind: OpCall, Name: p.pkg + "." + p.fn + " as " + typeString(t), Func: stdFunc(p.pkg, p.fn, p.params, t), Params: p.params, Results: []types.Type{t}}
+		if p.keeps {
+			op.Concrete = stdResult(p.pkg, p.fn)
+		}
+		out = append(out, c.register(op))
 	}
 	return out
 }
@@ -1441,6 +1463,7 @@ func (c *Cluster) Methods(t types.Type) []*Op {
 	if n, ok := types.Unalias(base).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg() != c.Caller.Types &&
 		!isInternalElsewhere(n.Obj().Pkg().Path(), c.Caller.Types) && n.TypeParams().Len() == 0 &&
 		(!isStandard(n.Obj().Pkg().Path()) || c.servedByR(t)) {
+		served := isStandard(n.Obj().Pkg().Path())
 		ms := types.NewMethodSet(t)
 		for i := 0; i < ms.Len(); i++ {
 			fn, ok := ms.At(i).Obj().(*types.Func)
@@ -1456,6 +1479,7 @@ func (c *Cluster) Methods(t types.Type) []*Op {
 			}
 			op := c.newCallOp(fn, sig, nil)
 			if op != nil && c.unbuildableInput(op, 0) == "" {
+				op.Served = served
 				out = append(out, op)
 			}
 		}

@@ -364,6 +364,15 @@ func TestClusterMiddleware(t *testing.T) {
 	writer, request := serveHTTP[0].Params[1], serveHTTP[0].Params[2]
 	require.Equal(t, "net/http.ResponseWriter", writer.String())
 	assert.Equal(t, []string{"net/http/httptest.NewRecorder as net/http.ResponseWriter", "nil http.ResponseWriter"}, names(c.Producers(writer)))
+	assert.False(t, serveHTTP[0].SetsUp(), "ServeHTTP runs the middleware: what it writes is asserted")
+	recorder := c.Producers(writer)[0]
+	assert.True(t, recorder.SetsUp())
+	// The recorder's variable in the written test is what NewRecorder
+	// returns, with the fields the test asserts.
+	require.NotNil(t, recorder.Concrete)
+	assert.Equal(t, "*net/http/httptest.ResponseRecorder", recorder.Concrete.String())
+	code, _, _ := types.LookupFieldOrMethod(recorder.Concrete, true, nil, "Code")
+	assert.NotNil(t, code)
 	require.Equal(t, "*net/http.Request", request.String())
 	var body types.Type
 	st := request.(*types.Pointer).Elem().Underlying().(*types.Struct)
@@ -374,6 +383,27 @@ func TestClusterMiddleware(t *testing.T) {
 	}
 	require.Equal(t, "io.ReadCloser", body.String())
 	assert.Empty(t, c.Methods(body))
+}
+
+// An io.Writer parameter gets a buffer among its values, whose concrete
+// type lets the written test read what the code wrote.
+func TestClusterWriterProvider(t *testing.T) {
+	c := cluster(t, "reflective", "./report", "./level")
+	lines := c.API[0]
+	require.Equal(t, "report.Lines", lines.Name)
+	writer := lines.Params[0]
+	require.Equal(t, "io.Writer", writer.String())
+	ps := c.Producers(writer)
+	assert.Equal(t, []string{"&{} io.OffsetWriter", "&{} io.PipeWriter", "&{} strings.Builder", "bytes.NewBufferString as io.Writer",
+		"io.MultiWriter", "io.NewOffsetWriter", "nil io.Writer"}, names(ps))
+	for _, p := range ps {
+		if p.Name != "bytes.NewBufferString as io.Writer" {
+			assert.Nil(t, p.Concrete, p.Name)
+			continue
+		}
+		require.NotNil(t, p.Concrete)
+		assert.Equal(t, "*bytes.Buffer", p.Concrete.String())
+	}
 }
 
 // The methods R's code calls through R's own interfaces are driven by R:

@@ -563,7 +563,8 @@ func TestGenReflective(t *testing.T) {
 		{"./notify", "./hooks", "notify/cling_hooks_test.go", 18, []string{"notify.WithFormat(func(", "notify.ErrRetry"}},
 		{"./encode", "./scan", "encode/cling_scan_test.go", 44, []string{"type stubMarshaler struct", "func (s stubMarshaler) MarshalDoc() ([]byte, error) {", "encode.Encode(stubMarshaler{"}},
 		{"./show", "./level", "show/cling_level_test.go", 8, []string{"show.Text(level.Level("}},
-		{"./serve", "./route", "serve/cling_route_test.go", 6, []string{"httptest.NewRecorder()", ".ServeHTTP(responseWriter, request", "&url.URL{Path: "}},
+		{"./serve", "./route", "serve/cling_route_test.go", 6, []string{"httptest.NewRecorder()", ".ServeHTTP(responseWriter, request", "&url.URL{Path: ",
+			"if responseWriter.Code != 404 {", `if responseWriter.Body.String() != "404 page not found\n" {`}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.caller[2:], func(t *testing.T) {
@@ -585,16 +586,18 @@ func TestGenReflective(t *testing.T) {
 
 // What a writer the test passed in holds at the end is asserted: report
 // writes its lines into an io.Writer and returns only a count, and with
-// seed 1 the search keeps a test that passes a strings.Builder (another
-// keeps io.MultiWriter(), whose output no one can read). The short
-// timeout bounds the tests that write into an io.Pipe without a reader.
+// seed 1 the search keeps a test that passes a bytes.Buffer, which it
+// asserts through its String method though the provider gave it as an
+// io.Writer (another test keeps io.MultiWriter(), whose output no one can
+// read). The short timeout bounds the tests that write into an io.Pipe
+// without a reader.
 func TestGenAssertsWhatAWriterHolds(t *testing.T) {
 	dir := fixture.Copy(t, "reflective")
 	rep := genRun(t, dir, "--caller", "./report", "--callee", "./level", "--max-evals", "3000", "--seed", "1", "--timeout", "100ms")
 	assert.Equal(t, 6, rep.Covered)
 	src := readFile(t, rep.TestFile)
-	assert.Contains(t, src, "\tbuilder := &strings.Builder{}\n")
-	assert.Contains(t, src, "\tif builder.String() != \"1 unknown\\n\" {\n")
+	assert.Contains(t, src, "\twriter := bytes.NewBufferString(s)\n")
+	assert.Contains(t, src, "\tif writer.String() != \"I1 unknown\\n\" {\n")
 	goTest(t, dir, "./report")
 }
 
