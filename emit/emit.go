@@ -576,6 +576,18 @@ func (e *testEmitter) selectAssertions(last, panicAt int) (after map[int][]testc
 		}
 	}
 	end = append(targets, end...)
+	// A value asserted right after its call as it still is at the end
+	// (a String text) needs no second assertion.
+	asserted := map[testcase.Observation]bool{}
+	for _, obs := range after {
+		for _, o := range obs {
+			asserted[o] = true
+		}
+	}
+	end = slices.DeleteFunc(end, func(o testcase.Observation) bool {
+		o.End = false
+		return asserted[o]
+	})
 	if len(end) > e.maxEnd {
 		end = end[:e.maxEnd]
 	}

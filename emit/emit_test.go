@@ -3,6 +3,7 @@ package emit_test
 import (
 	"go/token"
 	"go/types"
+	"strings"
 	"testing"
 
 	"github.com/cling-go/cling/ccfg"
@@ -234,4 +235,29 @@ func TestNilFuncWithoutTestify(t *testing.T) {
 	}}}}, emit.Options{Package: "caller_test", Dialect: emit.Std, GoVersion: "go1.22"})
 	require.NoError(t, err)
 	assert.Contains(t, string(src), "\tv := callee.Hook()\n\tif v != nil {\n\t\tt.Errorf(\"v is not nil\")\n\t}\n")
+}
+
+// A String text asserted right after the call that returned the value is
+// not asserted again at the end, where it is the same; a text that
+// changed is.
+func TestEndStringOnce(t *testing.T) {
+	c := cluster(t, "cpubound", "./calc", "./lexer")
+	op := func(name string) *testcase.Op { return opNamed(t, c, name) }
+	tc := &testcase.Test{Stmts: []testcase.Stmt{
+		{Op: op("lit string"), Value: "1+2"},
+		{Op: op("calc.Parse"), Args: []testcase.Ref{ref(0)}},
+	}}
+	require.NoError(t, tc.Valid())
+	render := func(endText string) string {
+		src, err := emit.File(c, []emit.Test{{Name: "TestParse", Test: tc, Outcome: &testcase.Outcome{Observations: []testcase.Observation{
+			{Ref: res(1, 1), Kind: testcase.ObsNoError},
+			{Ref: ref(1), Kind: testcase.ObsNotNil},
+			{Ref: ref(1), Path: "String()", Kind: testcase.ObsString, Text: "1+2"},
+			{Ref: ref(1), Path: "String()", End: true, Kind: testcase.ObsString, Text: endText},
+		}}}}, emit.Options{Package: "calc_test", Dialect: emit.Testify, GoVersion: "go1.22", MaxEndAsserts: 4})
+		require.NoError(t, err)
+		return string(src)
+	}
+	assert.Equal(t, 1, strings.Count(render("1+2"), "expr.String()"))
+	assert.Equal(t, 2, strings.Count(render("changed"), "expr.String()"))
 }
