@@ -1130,10 +1130,11 @@ func (e *testEmitter) target(o testcase.Observation) (string, types.Type) {
 	}
 	op := e.t.Stmts[o.Ref.Stmt].Op
 	t := op.Outputs()[o.Ref.Result]
+	fset := e.c.Analysis().Prog.Fset
 	if op.Concrete != nil && o.Path != "" {
 		// The variable of a standard-library provider has the type its
 		// function returns, whose fields and methods the value shows.
-		t = op.Concrete
+		t, fset = op.Concrete, testcase.StdFileSet()
 	}
 	path := o.Path
 	if strings.HasPrefix(path, ".") {
@@ -1142,10 +1143,13 @@ func (e *testEmitter) target(o testcase.Observation) (string, types.Type) {
 		if i := strings.IndexByte(name, '.'); i >= 0 {
 			name, rest = name[:i], name[i:]
 		}
-		t = fieldType(t, name)
-		if t == nil {
+		f := field(t, name)
+		if f == nil || testcase.Deprecated(fset, f) {
+			// A deprecated field is not for tests to read (linters
+			// flag it).
 			return "", nil
 		}
+		t = f.Type()
 		expr += "." + name
 		path = strings.TrimPrefix(rest, ".")
 	}
@@ -1189,9 +1193,9 @@ func hasStringMethod(t types.Type) bool {
 	return ok && b.Kind() == types.String
 }
 
-// fieldType returns the type of an exported field of a struct (through a
-// pointer).
-func fieldType(t types.Type, name string) types.Type {
+// field returns an exported field of a struct (through a pointer), nil
+// if there is none of that name.
+func field(t types.Type, name string) *types.Var {
 	if p, ok := t.Underlying().(*types.Pointer); ok {
 		t = p.Elem()
 	}
@@ -1201,7 +1205,7 @@ func fieldType(t types.Type, name string) types.Type {
 	}
 	for i := 0; i < st.NumFields(); i++ {
 		if st.Field(i).Name() == name {
-			return st.Field(i).Type()
+			return st.Field(i)
 		}
 	}
 	return nil

@@ -840,6 +840,9 @@ func (c *Cluster) newCallOp(fn *types.Func, sig *types.Signature, targs []types.
 // callOp makes the op of a call with the given (instantiated) signature;
 // when the harness cannot call it, it returns nil and the reason.
 func (c *Cluster) callOp(fn *types.Func, sig *types.Signature, targs []types.Type) (*Op, string) {
+	if fn.Pkg() != c.Caller.Types && c.deprecated(fn) {
+		return nil, "deprecated"
+	}
 	name := funcName(fn, sig, targs)
 	op := &Op{Kind: OpCall, Name: name, Func: fn, TypeArgs: targs, Variadic: sig.Variadic(), WritesState: c.writers[fn.Origin()]}
 	if recv := sig.Recv(); recv != nil {
@@ -1225,7 +1228,7 @@ func (c *Cluster) composite(t types.Type, st *types.Struct, ptr bool) *Op {
 	var fields []*types.Var
 	for i := 0; i < st.NumFields(); i++ {
 		f := st.Field(i)
-		if f.Exported() && nameable(f.Type(), c.Caller.Types) {
+		if f.Exported() && nameable(f.Type(), c.Caller.Types) && !c.deprecated(f) {
 			fields = append(fields, f)
 		}
 	}
@@ -1555,7 +1558,7 @@ func (c *Cluster) FieldSets(t types.Type) []*Op {
 		if st, ok := p.Elem().Underlying().(*types.Struct); ok && nameable(p.Elem(), c.Caller.Types) {
 			for i := 0; i < st.NumFields(); i++ {
 				f := st.Field(i)
-				if f.Exported() && nameable(f.Type(), c.Caller.Types) {
+				if f.Exported() && nameable(f.Type(), c.Caller.Types) && !c.deprecated(f) {
 					out = append(out, c.register(&Op{Kind: OpFieldSet, Name: typeName(t) + "." + f.Name() + " =", Params: []types.Type{t, f.Type()}, Fields: []*types.Var{f}, Type: t}))
 				}
 			}
@@ -1643,3 +1646,9 @@ func (c *Cluster) Summary() string {
 
 // Analysis is the analysis of the pair the cluster was built for.
 func (c *Cluster) Analysis() *couple.Analysis { return c.analysis }
+
+// deprecated reports whether a function or field of the loaded program is
+// deprecated (see Deprecated): tests neither call nor set it.
+func (c *Cluster) deprecated(obj types.Object) bool {
+	return Deprecated(c.analysis.Prog.Fset, obj)
+}

@@ -2,16 +2,39 @@ package testcase
 
 import (
 	"go/importer"
+	"go/token"
 	"go/types"
 	"sync"
 )
 
 // stdPackages caches the standard-library packages stdResult read, for
 // the whole process: their export data does not change while it runs.
-var stdPackages struct {
+var stdPackages stdCache
+
+// stdCache holds the packages read and the importer that reads them.
+type stdCache struct {
 	sync.Mutex
+	fset *token.FileSet
 	imp  types.Importer
 	pkgs map[string]*types.Package
+}
+
+// StdFileSet is the file set of the positions of the types stdResult
+// returns (and of Op.Concrete), for Deprecated.
+func StdFileSet() *token.FileSet {
+	stdPackages.Lock()
+	defer stdPackages.Unlock()
+	stdPackages.init()
+	return stdPackages.fset
+}
+
+// init makes the importer, once.
+func (s *stdCache) init() {
+	if s.imp == nil {
+		s.fset = token.NewFileSet()
+		s.imp = importer.ForCompiler(s.fset, "gc", nil)
+		s.pkgs = map[string]*types.Package{}
+	}
 }
 
 // stdResult returns the type the standard-library function pkg.fn
@@ -22,10 +45,7 @@ var stdPackages struct {
 func stdResult(pkg, fn string) types.Type {
 	stdPackages.Lock()
 	defer stdPackages.Unlock()
-	if stdPackages.imp == nil {
-		stdPackages.imp = importer.Default()
-		stdPackages.pkgs = map[string]*types.Package{}
-	}
+	stdPackages.init()
 	p, ok := stdPackages.pkgs[pkg]
 	if !ok {
 		p, _ = stdPackages.imp.Import(pkg)

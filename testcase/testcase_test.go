@@ -429,3 +429,45 @@ func TestDrivenByCaller(t *testing.T) {
 	area.Method = false
 	assert.False(t, c.DrivenByCaller(area), "no method call")
 }
+
+// Tests use nothing deprecated outside R's API: strings.Title is known
+// deprecated (from export data, as the loader reads the standard
+// library), no literal of an http.Request sets Cancel, and the recorder's
+// HeaderMap is known deprecated for the emitter to leave out.
+func TestNothingDeprecated(t *testing.T) {
+	c := cluster(t, "reflective", "./report", "./level")
+	var str *types.Package
+	for _, p := range c.Caller.Types.Imports() {
+		if p.Path() == "strings" {
+			str = p
+		}
+	}
+	require.NotNil(t, str)
+	fset := c.Analysis().Prog.Fset
+	assert.True(t, testcase.Deprecated(fset, str.Scope().Lookup("Title")))
+	assert.False(t, testcase.Deprecated(fset, str.Scope().Lookup("ToUpper")))
+
+	c = cluster(t, "reflective", "./serve", "./route")
+	handler := c.API[0].Results[0]
+	request := c.Methods(handler)[0].Params[2]
+	var fields []string
+	for _, op := range c.Producers(request) {
+		if op.Kind == testcase.OpComposite {
+			for _, f := range op.Fields {
+				fields = append(fields, f.Name())
+			}
+		}
+	}
+	assert.Contains(t, fields, "URL")
+	assert.NotContains(t, fields, "Cancel")
+
+	rec := c.Producers(c.Methods(handler)[0].Params[1])[0].Concrete
+	require.NotNil(t, rec)
+	st := rec.(*types.Pointer).Elem().Underlying().(*types.Struct)
+	dep := map[string]bool{}
+	for i := 0; i < st.NumFields(); i++ {
+		dep[st.Field(i).Name()] = testcase.Deprecated(testcase.StdFileSet(), st.Field(i))
+	}
+	assert.Equal(t, map[string]bool{"Code": false, "HeaderMap": true, "Body": false, "Flushed": false,
+		"result": false, "snapHeader": false, "wroteHeader": false}, dep)
+}
