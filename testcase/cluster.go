@@ -1222,7 +1222,11 @@ func (c *Cluster) nilOp(t types.Type) *Op {
 // composite makes the composite-literal op of a struct type, over its
 // exported fields whose types can be named.
 func (c *Cluster) composite(t types.Type, st *types.Struct, ptr bool) *Op {
-	if _, named := t.(*types.Named); !named {
+	n, named := t.(*types.Named)
+	if !named {
+		return nil
+	}
+	if c.madeUpZero(n, st) {
 		return nil
 	}
 	var fields []*types.Var
@@ -1239,6 +1243,26 @@ func (c *Cluster) composite(t types.Type, st *types.Struct, ptr bool) *Op {
 		typ = types.NewPointer(t)
 	}
 	return c.register(&Op{Kind: OpComposite, Name: name, Type: typ, Fields: fields, Ptr: ptr})
+}
+
+// madeUpZero reports whether a literal of struct type n would be a zero
+// value the test makes up: n belongs to a package other than R and E,
+// has no exported field (so the literal is its zero value), and its doc
+// comment does not say what its zero value is. A bytes.Buffer's ("an
+// empty buffer ready to use") is a value to pass; an io.PipeWriter's,
+// which blocks for ever, or a bufio.Writer's, which panics, is not: their
+// packages hand out the values that work.
+func (c *Cluster) madeUpZero(n *types.Named, st *types.Struct) bool {
+	pkg := n.Obj().Pkg()
+	if pkg == nil || pkg == c.Caller.Types || pkg == c.Callee.Types || IsDeclared(n) {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if st.Field(i).Exported() {
+			return false
+		}
+	}
+	return !ZeroValueDocumented(c.analysis.Prog.Fset, n.Obj())
 }
 
 // constructors are package-level functions of the scanned packages (and of

@@ -589,11 +589,10 @@ func TestGenReflective(t *testing.T) {
 // seed 1 the search keeps a test that passes a bytes.Buffer, which it
 // asserts through its String method though the provider gave it as an
 // io.Writer (another test keeps io.MultiWriter(), whose output no one can
-// read). The short timeout bounds the tests that write into an io.Pipe
-// without a reader.
+// read).
 func TestGenAssertsWhatAWriterHolds(t *testing.T) {
 	dir := fixture.Copy(t, "reflective")
-	rep := genRun(t, dir, "--caller", "./report", "--callee", "./level", "--max-evals", "3000", "--seed", "1", "--timeout", "100ms")
+	rep := genRun(t, dir, "--caller", "./report", "--callee", "./level", "--max-evals", "3000", "--seed", "1")
 	assert.Equal(t, 6, rep.Covered)
 	src := readFile(t, rep.TestFile)
 	assert.Contains(t, src, "\twriter := bytes.NewBufferString(s)\n")

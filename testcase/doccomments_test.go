@@ -13,7 +13,7 @@ import (
 // of an interface; not a declaration whose comment only mentions the word,
 // nor one whose "Deprecated:" does not begin a paragraph, nor the specs
 // of a group whose doc says it.
-func TestDeprecatedIn(t *testing.T) {
+func TestDocsInDeprecated(t *testing.T) {
 	src := `package p
 
 // Old does it.
@@ -56,6 +56,31 @@ type I interface {
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	assert.Equal(t, map[int]bool{6: true, 12: true, 18: true, 19: true, 26: true, 36: true}, deprecatedIn(path))
-	assert.Nil(t, deprecatedIn(filepath.Join(t.TempDir(), "missing.go")))
+	docs := docsIn(path)
+	assert.Equal(t, map[int]bool{6: true, 12: true, 18: true, 19: true, 26: true, 36: true}, docs.deprecated)
+	assert.Empty(t, docs.zeroValue)
+	assert.Nil(t, docsIn(filepath.Join(t.TempDir(), "missing.go")))
+}
+
+// The types whose doc comment says what their zero value is.
+func TestZeroValueDocumented(t *testing.T) {
+	src := `package p
+
+// Buffer holds bytes. The zero value for Buffer is an empty buffer ready to use.
+type Buffer struct{ b []byte } // line 4
+
+// Writer writes to a pipe.
+type Writer struct{ p *int } // line 7
+
+type (
+	// List is a list; its Zero Value is empty.
+	List struct{ n int } // line 11
+	Other struct{}       // line 12
+)
+`
+	path := filepath.Join(t.TempDir(), "p.go")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	assert.Equal(t, map[int]bool{4: true, 11: true}, docsIn(path).zeroValue)
 }
