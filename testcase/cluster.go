@@ -1248,7 +1248,7 @@ func (c *Cluster) composite(t types.Type, st *types.Struct, ptr bool) *Op {
 // madeUpZero reports whether a literal of struct type n would be a zero
 // value the test makes up: n belongs to a package other than R and E,
 // has no exported field (so the literal is its zero value), and its doc
-// comment does not say what its zero value is. A bytes.Buffer's ("an
+// comment does not say its zero value is a value to use. A bytes.Buffer's ("an
 // empty buffer ready to use") is a value to pass; an io.PipeWriter's,
 // which blocks for ever, or a bufio.Writer's, which panics, is not: their
 // packages hand out the values that work.

@@ -21,7 +21,7 @@ var docLines struct {
 
 // fileDocs are the lines of the names of a file's declarations whose doc
 // comment marks them deprecated, and of the types whose doc comment says
-// what their zero value is.
+// their zero value is a value to use.
 type fileDocs struct {
 	deprecated, zeroValue map[int]bool
 }
@@ -39,12 +39,12 @@ func Deprecated(fset *token.FileSet, obj types.Object) bool {
 	return docs != nil && docs.deprecated[line]
 }
 
-// ZeroValueDocumented reports whether the doc comment of a type names
-// its zero value ("The zero value for Buffer is an empty buffer ready to
-// use"): a struct type without exported fields whose doc does not is one
-// whose zero value a test must not make up (an io.PipeWriter, a
-// bufio.Writer, a regexp.Regexp), as its package hands out the values
-// that work.
+// ZeroValueDocumented reports whether the doc comment of a type says its
+// zero value is a value to use ("The zero value for Buffer is an empty
+// buffer ready to use"; see usableZero): a struct type without exported
+// fields whose doc does not is one whose zero value a test must not make
+// up (an io.PipeWriter, a bufio.Writer, a regexp.Regexp), as its package
+// hands out the values that work.
 func ZeroValueDocumented(fset *token.FileSet, tn *types.TypeName) bool {
 	docs, line := docsOf(fset, tn)
 	return docs != nil && docs.zeroValue[line]
@@ -120,10 +120,8 @@ func docsIn(filename string) *fileDocs {
 				switch s := spec.(type) {
 				case *ast.TypeSpec:
 					mark([]*ast.Ident{s.Name}, s.Doc, group)
-					for _, c := range []*ast.CommentGroup{s.Doc, group} {
-						if c != nil && strings.Contains(strings.ToLower(c.Text()), "zero value") {
-							docs.zeroValue[lineOf(s.Name)] = true
-						}
+					if usableZero(s.Doc) || usableZero(group) {
+						docs.zeroValue[lineOf(s.Name)] = true
 					}
 					switch t := s.Type.(type) {
 					case *ast.StructType:
@@ -138,6 +136,34 @@ func docsIn(filename string) *fileDocs {
 		}
 	}
 	return docs
+}
+
+// usableZero reports whether a type's doc comment says its zero value is
+// a value to use: a sentence that names the zero value ("The zero value
+// for Buffer is an empty buffer ready to use") without a condition or a
+// warning ("the zero value of a Reader may be used after calling Reset",
+// "must not", "not valid").
+func usableZero(cg *ast.CommentGroup) bool {
+	if cg == nil {
+		return false
+	}
+	text := strings.ToLower(strings.Join(strings.Fields(cg.Text()), " "))
+	for _, sentence := range strings.Split(text, ". ") {
+		if !strings.Contains(sentence, "zero value") {
+			continue
+		}
+		usable := true
+		for _, w := range strings.Fields(sentence) {
+			switch strings.Trim(w, ".,;:()[]") {
+			case "after", "must", "not", "cannot", "reset", "invalid", "unusable":
+				usable = false
+			}
+		}
+		if usable {
+			return true
+		}
+	}
+	return false
 }
 
 // isDeprecation reports whether a comment has a paragraph that begins

@@ -62,7 +62,8 @@ type I interface {
 	assert.Nil(t, docsIn(filepath.Join(t.TempDir(), "missing.go")))
 }
 
-// The types whose doc comment says what their zero value is.
+// The types whose doc comment says their zero value is a value to use,
+// not one to use after a condition.
 func TestZeroValueDocumented(t *testing.T) {
 	src := `package p
 
@@ -77,10 +78,18 @@ type (
 	List struct{ n int } // line 11
 	Other struct{}       // line 12
 )
+
+// Reader reads. Alternatively the zero value of a Reader may be used
+// after calling [Reader.Reset].
+type Reader struct{ r *int } // line 17
+
+// Mutex locks. The zero value for a Mutex is an unlocked mutex. It must
+// not be copied.
+type Mutex struct{ n int } // line 21
 `
 	path := filepath.Join(t.TempDir(), "p.go")
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	assert.Equal(t, map[int]bool{4: true, 11: true}, docsIn(path).zeroValue)
+	assert.Equal(t, map[int]bool{4: true, 11: true, 21: true}, docsIn(path).zeroValue)
 }
