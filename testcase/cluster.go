@@ -1572,7 +1572,10 @@ func exportedSignatures(pkg *types.Package) []*types.Signature {
 	return out
 }
 
-// FieldSets returns the field-set ops for a pointer-to-struct type.
+// FieldSets returns the field-set ops for a pointer-to-struct type: one
+// per exported field whose type can be named and built (a field of an
+// opaque type no op makes, such as a struct of another package whose zero
+// value is not documented as usable, cannot be set).
 func (c *Cluster) FieldSets(t types.Type) []*Op {
 	if v := c.fieldSets.At(t); v != nil {
 		return v.([]*Op)
@@ -1582,7 +1585,7 @@ func (c *Cluster) FieldSets(t types.Type) []*Op {
 		if st, ok := p.Elem().Underlying().(*types.Struct); ok && nameable(p.Elem(), c.Caller.Types) {
 			for i := 0; i < st.NumFields(); i++ {
 				f := st.Field(i)
-				if f.Exported() && nameable(f.Type(), c.Caller.Types) && !c.deprecated(f) {
+				if f.Exported() && nameable(f.Type(), c.Caller.Types) && !c.deprecated(f) && c.Height(f.Type()) < unbuildable {
 					out = append(out, c.register(&Op{Kind: OpFieldSet, Name: typeName(t) + "." + f.Name() + " =", Params: []types.Type{t, f.Type()}, Fields: []*types.Var{f}, Type: t}))
 				}
 			}

@@ -408,6 +408,23 @@ func TestClusterWriterProvider(t *testing.T) {
 	}
 }
 
+// A field whose type no op builds (regexp.Regexp: another package's struct
+// with no exported field, whose zero value is not documented as usable)
+// gets no field set, so a mutation that sets a field never asks for a
+// value nothing makes; the fields of plain types keep theirs.
+func TestFieldSetsOnlyOfBuildableFields(t *testing.T) {
+	c := cluster(t, "reflective", "./filter", "./level")
+	filter := types.NewPointer(lookup(t, c, "example.com/reflective/filter", "Filter"))
+	assert.Empty(t, c.Producers(lookup(t, c, "example.com/reflective/filter", "Filter").Underlying().(*types.Struct).Field(0).Type()))
+	assert.Equal(t, []string{"*filter.Filter.Label =", "*filter.Filter.Min ="}, names(c.FieldSets(filter)))
+	g := testcase.NewGenerator(c, testcase.DefaultConfig(), 1)
+	for i := 0; i < 300; i++ {
+		tc := g.RandomTest()
+		g.Mutate(tc)
+		require.NoError(t, tc.Valid())
+	}
+}
+
 // The methods R's code calls through R's own interfaces are driven by R:
 // constructs' caller calls Shape.Area and Rated.Rating itself. A method of
 // a concrete type, one of an interface R does not declare, and a call that
