@@ -1628,7 +1628,8 @@ func stringText(rv reflect.Value) (text string, ok bool) {
 
 // fields observes the exported fields of a struct of basic kinds, errors,
 // nil-ness and lengths, and the text of the String method of a struct
-// field or of a pointer one.
+// field, of a pointer one, and of an interface one whose type has that
+// method (so that x.F.String() compiles).
 func fields(rv reflect.Value, obs func(string, byte, string) observation) []observation {
 	var out []observation
 	t := rv.Type()
@@ -1658,9 +1659,11 @@ func fields(rv reflect.Value, obs func(string, byte, string) observation) []obse
 				continue
 			}
 			out = append(out, obs(path, obsNotNil, ""))
-			if fv.Kind() == reflect.Pointer {
-				// What a buffer the struct holds has in it (the Body of
-				// an httptest.ResponseRecorder).
+			// What a buffer the struct holds has in it (the Body of an
+			// httptest.ResponseRecorder), and what a value held as an
+			// interface whose methods include String says of itself
+			// (the parsed expression of a syntax tree's root node).
+			if fv.Kind() == reflect.Pointer || fv.Kind() == reflect.Interface && f.Type.Implements(stringerType) {
 				if text, ok := stringer(fv); ok {
 					out = append(out, obs(path+".String()", obsString, text))
 				}
@@ -1680,7 +1683,10 @@ func fields(rv reflect.Value, obs func(string, byte, string) observation) []obse
 	return out
 }
 
-var errorType = reflect.TypeOf((*error)(nil)).Elem()
+var (
+	errorType    = reflect.TypeOf((*error)(nil)).Elem()
+	stringerType = reflect.TypeOf((*fmt.Stringer)(nil)).Elem()
+)
 
 // basic describes a value of a basic kind.
 func basic(rv reflect.Value, path string) (observation, bool) {

@@ -22,10 +22,30 @@ type named struct{ N int }
 
 func (n *named) String() string { return fmt.Sprintf("named %d", n.N) }
 
+// node is an interface whose methods include String, as the root of a
+// syntax tree often is.
+type node interface {
+	Pos() int
+	String() string
+}
+
+func (n *named) Pos() int { return n.N }
+
+// tree holds its root as such an interface, and other values as
+// interfaces without String.
+type tree struct {
+	Root  node
+	Empty node
+	Any   any
+	Src   fmt.Stringer
+}
+
 // What the end of a test observes of the values its statements produced:
 // the text of a pointed value's String method first (its length when
 // long), then the exported fields of a pointed struct, with the text of
-// a pointer field's String method; nothing of a value that is no pointer.
+// a pointer field's String method or of an interface field's whose type
+// has that method (a field of type any has not: x.Any.String() would not
+// compile); nothing of a value that is no pointer.
 func TestDescribeEnd(t *testing.T) {
 	long := strings.Repeat("x", maxEndText+1)
 	cases := []struct {
@@ -51,6 +71,14 @@ func TestDescribeEnd(t *testing.T) {
 		{"stringer with fields", &named{N: 3}, []observation{
 			{path: "String()", kind: obsString, text: "named 3"},
 			{path: ".N", kind: obsInt, text: "3"},
+		}},
+		{"interface fields", &tree{Root: &named{N: 7}, Any: &named{N: 8}, Src: &named{N: 9}}, []observation{
+			{path: ".Root", kind: obsNotNil},
+			{path: ".Root.String()", kind: obsString, text: "named 7"},
+			{path: ".Empty", kind: obsNil},
+			{path: ".Any", kind: obsNotNil},
+			{path: ".Src", kind: obsNotNil},
+			{path: ".Src.String()", kind: obsString, text: "named 9"},
 		}},
 		{"no pointer", recorder{Code: 1}, nil},
 		{"nil pointer", (*named)(nil), nil},
