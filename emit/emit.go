@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/cling-go/cling/testcase"
 )
@@ -551,6 +552,14 @@ func (e *testEmitter) selectAssertions(last, panicAt int) (after map[int][]testc
 		return after, nil
 	}
 	var targets []testcase.Observation
+	// A slice asserted by its contents needs no assertion of its length.
+	byContents := map[testcase.Observation]bool{}
+	for _, o := range e.out.Observations {
+		if (o.Kind == testcase.ObsElems || o.Kind == testcase.ObsBytes) && e.renderable(o) {
+			o.Kind, o.Text = testcase.ObsLen, ""
+			byContents[o] = true
+		}
+	}
 	for _, o := range e.out.Observations {
 		i := o.Ref.Stmt
 		if i >= last || i == panicAt || e.inline[i] {
@@ -559,6 +568,13 @@ func (e *testEmitter) selectAssertions(last, panicAt int) (after map[int][]testc
 		s := e.t.Stmts[i]
 		if o.Kind == testcase.ObsNotNil {
 			continue // says little; nil, when observed, says more
+		}
+		if o.Kind == testcase.ObsLen {
+			key := o
+			key.Text = ""
+			if byContents[key] {
+				continue
+			}
 		}
 		if !o.End {
 			if s.Op.Kind == testcase.OpCall && !s.Op.IsStdProvider() && e.renderable(o) && !e.failedCall(i, o) {
@@ -632,6 +648,12 @@ func (e *testEmitter) renderable(o testcase.Observation) bool {
 		// The value's static type must have a length (an interface holding
 		// a slice does not).
 		return testcase.HasLen(t)
+	case testcase.ObsBytes:
+		// string(x) of a slice of bytes.
+		sl, ok := t.Underlying().(*types.Slice)
+		return ok && types.Identical(sl.Elem(), types.Typ[types.Byte])
+	case testcase.ObsElems:
+		return e.sliceLiteral(o, t) != ""
 	case testcase.ObsNil:
 		switch t.Underlying().(type) {
 		case *types.Pointer, *types.Interface, *types.Slice, *types.Map, *types.Chan, *types.Signature:
@@ -1005,6 +1027,31 @@ func stringLiteral(s string) string {
 	return strconv.Quote(s)
 }
 
+// bytesLiteral renders the content of a byte slice as a string literal:
+// as text when it is valid UTF-8, else with every byte outside printable
+// ASCII escaped (\xc9\x99, not the ə a decoder would make of it), since
+// it is binary data.
+func bytesLiteral(s string) string {
+	if utf8.ValidString(s) {
+		return stringLiteral(s)
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c >= 0x20 && c < 0x7f:
+			b.WriteByte(c)
+		default:
+			fmt.Fprintf(&b, "\\x%02x", c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
 // assert writes one assertion, and marks where it starts.
 func (e *testEmitter) assert(o testcase.Observation) {
 	start := e.b.Len()
@@ -1055,6 +1102,24 @@ func (e *testEmitter) assert(o testcase.Observation) {
 		} else {
 			fmt.Fprintf(&e.b, "\tassert.Len(t, %s, %s)\n", target, o.Text)
 		}
+	case testcase.ObsBytes:
+		want := bytesLiteral(o.Text)
+		if std {
+			fmt.Fprintf(&e.b, "\tif string(%s) != %s {\n\t\tt.Errorf(\"%s = %%q, want %%q\", %s, %s)\n\t}\n", target, want, escapeFormat(target), target, want)
+		} else {
+			fmt.Fprintf(&e.b, "\tassert.Equal(t, %s, string(%s))\n", want, target)
+		}
+	case testcase.ObsElems:
+		want := e.sliceLiteral(o, ttype)
+		if want == "" {
+			return
+		}
+		if std {
+			reflect := e.im.use("reflect", "reflect")
+			fmt.Fprintf(&e.b, "\tif got, want := %s, %s; !%s.DeepEqual(got, want) {\n\t\tt.Errorf(\"%s = %%v, want %%v\", got, want)\n\t}\n", target, want, reflect, escapeFormat(target))
+		} else {
+			fmt.Fprintf(&e.b, "\tassert.Equal(t, %s, %s)\n", want, target)
+		}
 	default:
 		want := e.observedLiteral(o, ttype)
 		if want == "" {
@@ -1082,39 +1147,79 @@ func (e *testEmitter) assert(o testcase.Observation) {
 
 func escapeFormat(s string) string { return strings.ReplaceAll(s, "%", "%%") }
 
+// sliceLiteral renders the elements an ObsElems observation saw as a
+// composite literal of slice type t (a slice of a basic type the test can
+// name), "" if it cannot.
+func (e *testEmitter) sliceLiteral(o testcase.Observation, t types.Type) string {
+	sl, ok := t.Underlying().(*types.Slice)
+	if !ok || !testcase.Nameable(t, e.c.Caller.Types) {
+		return ""
+	}
+	elem := sl.Elem()
+	b, ok := elem.Underlying().(*types.Basic)
+	if !ok {
+		return ""
+	}
+	var kind testcase.ObsKind
+	switch info := b.Info(); {
+	case info&types.IsBoolean != 0:
+		kind = testcase.ObsBool
+	case info&types.IsUnsigned != 0:
+		kind = testcase.ObsUint
+	case info&types.IsInteger != 0:
+		kind = testcase.ObsInt
+	case info&types.IsFloat != 0:
+		kind = testcase.ObsFloat
+	case info&types.IsString != 0:
+		kind = testcase.ObsString
+	default:
+		return ""
+	}
+	texts, ok := testcase.Elems(o.Text)
+	if !ok {
+		return ""
+	}
+	lits := make([]string, len(texts))
+	for i, text := range texts {
+		v, ok := observedValue(kind, text)
+		if !ok {
+			return ""
+		}
+		lits[i] = e.literal(elem, v, elem)
+	}
+	return e.typ(t) + "{" + strings.Join(lits, ", ") + "}"
+}
+
 // observedLiteral renders an observed basic value as a literal of type t.
 func (e *testEmitter) observedLiteral(o testcase.Observation, t types.Type) string {
-	var v any
-	switch o.Kind {
-	case testcase.ObsBool:
-		v = o.Text == "true"
-	case testcase.ObsInt:
-		x, err := strconv.ParseInt(o.Text, 10, 64)
-		if err != nil {
-			return ""
-		}
-		v = x
-	case testcase.ObsUint:
-		x, err := strconv.ParseUint(o.Text, 10, 64)
-		if err != nil {
-			return ""
-		}
-		v = x
-	case testcase.ObsFloat:
-		x, err := strconv.ParseFloat(o.Text, 64)
-		if err != nil || math.IsNaN(x) {
-			return ""
-		}
-		v = x
-	case testcase.ObsString:
-		v = o.Text
-	default:
+	v, ok := observedValue(o.Kind, o.Text)
+	if !ok {
 		return ""
 	}
 	if b, ok := t.Underlying().(*types.Basic); !ok || b.Info()&types.IsComplex != 0 {
 		return ""
 	}
 	return e.literal(t, v, nil)
+}
+
+// observedValue parses the text of an observed basic value of kind k.
+func observedValue(k testcase.ObsKind, text string) (any, bool) {
+	switch k {
+	case testcase.ObsBool:
+		return text == "true", true
+	case testcase.ObsInt:
+		x, err := strconv.ParseInt(text, 10, 64)
+		return x, err == nil
+	case testcase.ObsUint:
+		x, err := strconv.ParseUint(text, 10, 64)
+		return x, err == nil
+	case testcase.ObsFloat:
+		x, err := strconv.ParseFloat(text, 64)
+		return x, err == nil && !math.IsNaN(x)
+	case testcase.ObsString:
+		return text, true
+	}
+	return nil, false
 }
 
 // target renders the observed part of a value and its type; the type is
@@ -1270,6 +1375,9 @@ func varBase(t types.Type) string {
 	case *types.Alias:
 		return lowerFirst(u.Obj().Name())
 	case *types.Slice:
+		if types.Identical(u.Elem(), types.Typ[types.Byte]) {
+			return "data"
+		}
 		return varBase(u.Elem()) + "s"
 	case *types.Map:
 		return "m"

@@ -36,3 +36,18 @@ func TestBasicLiteral(t *testing.T) {
 		assert.Equal(t, tt.needMath, needsMath(tt.v), "%#v", tt.v)
 	}
 }
+
+// Bytes that are text read as text; binary data shows its bytes.
+func TestBytesLiteral(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"10", `"10"`},
+		{`say "hi"`, "`say \"hi\"`"},
+		{"\x81\xcb?\xc9\x99", `"\x81\xcb?\xc9\x99"`},
+		{"\xa5\"\\\n", `"\xa5\"\\\x0a"`},
+	}
+	for _, tc := range cases {
+		if got := bytesLiteral(tc.in); got != tc.want {
+			t.Errorf("bytesLiteral(%q) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}

@@ -236,6 +236,33 @@ func reportTests(t *testing.T, c *testcase.Cluster) []emit.Test {
 	}}
 }
 
+// filterTests is a hand-built test of calls that return short slices,
+// asserted by what they hold: a []string by its elements, a []byte as
+// text, and not also by their lengths.
+func filterTests(t *testing.T, c *testcase.Cluster) []emit.Test {
+	op := func(name string) *testcase.Op { return opNamed(t, c, name) }
+	return []emit.Test{{
+		Name:    "TestKeptAndMask",
+		Comment: "Two names, of which the filter keeps one: the kept names are asserted element by element, the mask as text.",
+		Test: &testcase.Test{Stmts: []testcase.Stmt{
+			/* 0 */ {Op: op("lit string"), Value: "warn"},
+			/* 1 */ {Op: op("&{} filter.Filter"), Args: []testcase.Ref{testcase.Omitted, testcase.Omitted, ref(0)}},
+			/* 2 */ {Op: op("lit string"), Value: `a "b"`},
+			/* 3 */ {Op: op("slice []string"), Args: []testcase.Ref{ref(0), ref(2)}},
+			/* 4 */ {Op: op("(*filter.Filter).Kept"), Args: []testcase.Ref{ref(1), ref(3)}},
+			/* 5 */ {Op: op("(*filter.Filter).Mask"), Args: []testcase.Ref{ref(1), ref(3)}},
+		}},
+		Outcome: &testcase.Outcome{Observations: []testcase.Observation{
+			// The length of a slice whose contents are asserted is left
+			// out.
+			{Ref: ref(4), Kind: testcase.ObsLen, Text: "1"},
+			{Ref: ref(4), Kind: testcase.ObsElems, Text: "4:warn"},
+			{Ref: ref(5), Kind: testcase.ObsLen, Text: "2"},
+			{Ref: ref(5), Kind: testcase.ObsBytes, Text: "10"},
+		}},
+	}}
+}
+
 // notifyTests are hand-built tests of notify's callbacks: function
 // literals inline and in a variable, a literal of a named function type
 // among variadic options, and a sentinel error.
@@ -304,6 +331,7 @@ func TestEmitGolden(t *testing.T) {
 		{"reflective-config", "reflective", "./config", "./decode", "config_test", configTests},
 		{"reflective-notify", "reflective", "./notify", "./hooks", "notify_test", notifyTests},
 		{"reflective-report", "reflective", "./report", "./level", "report_test", reportTests},
+		{"reflective-filter", "reflective", "./filter", "./level", "filter_test", filterTests},
 	} {
 		c := cluster(t, fx.fixture, fx.caller, fx.callee)
 		tests := fx.tests(t, c)

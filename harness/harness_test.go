@@ -517,7 +517,7 @@ func TestDecodeTargetObserved(t *testing.T) {
 	require.NoError(t, err)
 	s, i, l := testcase.ObsString, testcase.ObsInt, testcase.ObsLen
 	assert.Equal(t, []string{
-		fmt.Sprintf("1.Name %d=tea", s), fmt.Sprintf("1.Count %d=3", i), fmt.Sprintf("1.Enabled %d=true", testcase.ObsBool), fmt.Sprintf("1.Tags %d=2", l),
+		fmt.Sprintf("1.Name %d=tea", s), fmt.Sprintf("1.Count %d=3", i), fmt.Sprintf("1.Enabled %d=true", testcase.ObsBool), fmt.Sprintf("1.Tags %d=2", l), fmt.Sprintf("1.Tags %d=1:a1:b", testcase.ObsElems),
 	}, endObservations(res[0]), "the fields the lines set (up to the required Attrs), not those left zero")
 	assert.Equal(t, []string{fmt.Sprintf("1* %d=2", l)}, endObservations(res[1]))
 	assert.Equal(t, []string{fmt.Sprintf("1.ID %d=7", i)}, endObservations(res[2]), `Note is tagged "-"`)
@@ -574,7 +574,7 @@ func TestFunctionLiteralsAndSentinels(t *testing.T) {
 		return out
 	}
 	assert.Equal(t, []string{fmt.Sprintf("%d=", testcase.ObsNoError)}, after(res[0], 6))
-	assert.Equal(t, []string{fmt.Sprintf("%d=1", testcase.ObsLen)}, after(res[0], 7), "one message sent")
+	assert.Equal(t, []string{fmt.Sprintf("%d=1", testcase.ObsLen), fmt.Sprintf("%d=3:hi!", testcase.ObsElems)}, after(res[0], 7), "one message sent, formatted")
 	assert.Equal(t, []string{fmt.Sprintf("%d=true", testcase.ObsBool)}, after(res[1], 5), "errors.Is(err, ErrRetry), then the handler accepted it")
 }
 

@@ -916,6 +916,11 @@ func qualifyByName(p *types.Package) string { return p.Name() }
 // nameable reports whether code outside from can write type t.
 func nameable(t types.Type, from *types.Package) bool { return whyUnnameable(t, from) == "" }
 
+// Nameable reports whether the test package of from (package from_test)
+// can write type t: every named type in it exported, and not in an
+// internal package it cannot import.
+func Nameable(t types.Type, from *types.Package) bool { return nameable(t, from) }
+
 // isInternalElsewhere reports whether path is an internal package that
 // code in the test package of from cannot import.
 func isInternalElsewhere(path string, from *types.Package) bool {

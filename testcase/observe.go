@@ -1,5 +1,10 @@
 package testcase
 
+import (
+	"strconv"
+	"strings"
+)
+
 // ObsKind is the kind of an observed value.
 type ObsKind uint8
 
@@ -15,7 +20,30 @@ const (
 	ObsNoError                    // a nil error
 	ObsError                      // Text is the error's message
 	ObsLen                        // Text is the length of a slice, map or string
+	ObsElems                      // Text holds the elements of a slice of a basic type (see Elems)
+	ObsBytes                      // Text is the content of a byte slice
 )
+
+// Elems splits the Text of an ObsElems observation into the texts of the
+// elements, each as an observation of its kind would hold it (a decimal
+// integer, a float, "true", a string); ok is false if the text is not
+// such a list. The text holds each element as its length in decimal, a
+// colon, and its text.
+func Elems(text string) (elems []string, ok bool) {
+	for text != "" {
+		colon := strings.IndexByte(text, ':')
+		if colon <= 0 {
+			return nil, false
+		}
+		n, err := strconv.Atoi(text[:colon])
+		if err != nil || n < 0 || n > len(text)-colon-1 {
+			return nil, false
+		}
+		elems = append(elems, text[colon+1:colon+1+n])
+		text = text[colon+1+n:]
+	}
+	return elems, len(elems) > 0
+}
 
 // Observation is one value seen while executing a test: a result of a
 // statement (right after it ran), or a field of a value at the end of the
@@ -26,7 +54,8 @@ type Observation struct {
 	// an exported field, "*" for what a decode target points to (its
 	// variable); a trailing "String()" (".F.String()", "String()") for the
 	// text of its String method. An ObsLen observation is the length of
-	// the selected part.
+	// the selected part; a slice observed by its contents (ObsElems,
+	// ObsBytes) is also observed by its length.
 	Path string
 	// End is true for observations taken when the test finished.
 	End  bool

@@ -1432,6 +1432,8 @@ const (
 	obsNoError
 	obsError
 	obsLen
+	obsElems
+	obsBytes
 )
 
 type observation struct {
@@ -1555,7 +1557,11 @@ func describe(stmt, result int, v any, isErr, end bool) []observation {
 		if rv.IsNil() {
 			return []observation{obs("", obsNil, "")}
 		}
-		return []observation{obs("", obsLen, fmt.Sprint(rv.Len()))}
+		var out []observation
+		for _, o := range collection(rv, "") {
+			out = append(out, obs(o.path, o.kind, o.text))
+		}
+		return out
 	case reflect.Struct:
 		out := fields(rv, obs)
 		if text, ok := stringer(rv); ok {
@@ -1588,7 +1594,11 @@ func describePointee(stmt, result int, v any) []observation {
 		if e.IsNil() {
 			return []observation{obs("*", obsNil, "")}
 		}
-		return []observation{obs("*", obsLen, fmt.Sprint(e.Len()))}
+		var out []observation
+		for _, o := range collection(e, "*") {
+			out = append(out, obs(o.path, o.kind, o.text))
+		}
+		return out
 	}
 	return nil
 }
@@ -1672,7 +1682,9 @@ func fields(rv reflect.Value, obs func(string, byte, string) observation) []obse
 			if fv.IsNil() {
 				out = append(out, obs(path, obsNil, ""))
 			} else {
-				out = append(out, obs(path, obsLen, fmt.Sprint(fv.Len())))
+				for _, o := range collection(fv, path) {
+					out = append(out, obs(o.path, o.kind, o.text))
+				}
 			}
 		case reflect.Struct:
 			if text, ok := stringer(fv); ok {
@@ -1683,9 +1695,51 @@ func fields(rv reflect.Value, obs func(string, byte, string) observation) []obse
 	return out
 }
 
+// maxElems is the most elements of a slice observed one by one.
+const maxElems = 16
+
+// collection describes a non-nil slice or map by its length, and a slice
+// also by what it holds: a slice of byte by its bytes (up to maxText of
+// them), a slice of up to maxElems values of basic kinds by those values
+// (the list's text up to maxText bytes). The elements' texts are written one
+// after the other, each as its length in decimal, a colon, and the text.
+// The length stays an observation of its own: the emitter asserts it when
+// the contents differ from run to run (an order taken from a map).
+func collection(rv reflect.Value, path string) []observation {
+	n := rv.Len()
+	out := []observation{{path: path, kind: obsLen, text: fmt.Sprint(n)}}
+	if rv.Kind() != reflect.Slice || n == 0 {
+		return out
+	}
+	if rv.Type().Elem() == byteType {
+		if n <= maxText {
+			out = append(out, observation{path: path, kind: obsBytes, text: string(rv.Bytes())})
+		}
+		return out
+	}
+	if n > maxElems {
+		return out
+	}
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		o, ok := basic(rv.Index(i), "")
+		if !ok || o.kind == obsLen {
+			return out
+		}
+		b.WriteString(strconv.Itoa(len(o.text)))
+		b.WriteByte(':')
+		b.WriteString(o.text)
+		if b.Len() > maxText {
+			return out
+		}
+	}
+	return append(out, observation{path: path, kind: obsElems, text: b.String()})
+}
+
 var (
 	errorType    = reflect.TypeOf((*error)(nil)).Elem()
 	stringerType = reflect.TypeOf((*fmt.Stringer)(nil)).Elem()
+	byteType     = reflect.TypeOf(byte(0))
 )
 
 // basic describes a value of a basic kind.

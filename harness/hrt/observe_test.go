@@ -113,3 +113,52 @@ func TestDescribeAfterCall(t *testing.T) {
 		t.Errorf("describe = %+v, want %+v", got, want)
 	}
 }
+
+// opcode is a named byte type: a slice of it is observed element by
+// element, not as text.
+type opcode byte
+
+// words is a named slice type.
+type words []string
+
+// A slice right after a call: its length always, and what it holds when
+// that is short: the bytes of a []byte as text, the values of up to
+// maxElems elements of a basic kind as a list of length-prefixed texts.
+func TestDescribeSlices(t *testing.T) {
+	cases := []struct {
+		name string
+		v    any
+		want []observation
+	}{
+		{"ints", []int{3, -1, 0}, []observation{{kind: obsLen, text: "3"}, {kind: obsElems, text: "1:32:-11:0"}}},
+		{"strings", words{"a:b", "", "ü"}, []observation{{kind: obsLen, text: "3"}, {kind: obsElems, text: "3:a:b0:2:ü"}}},
+		{"floats and bools", []any{1.5}, []observation{{kind: obsLen, text: "1"}}},
+		{"float32", []float32{0.1}, []observation{{kind: obsLen, text: "1"}, {kind: obsElems, text: "3:0.1"}}},
+		{"bytes", []byte("\x81\xa1a"), []observation{{kind: obsLen, text: "3"}, {kind: obsBytes, text: "\x81\xa1a"}}},
+		{"named bytes", []opcode{6, 62}, []observation{{kind: obsLen, text: "2"}, {kind: obsElems, text: "1:62:62"}}},
+		{"empty", []int{}, []observation{{kind: obsLen, text: "0"}}},
+		{"too many", make([]int, maxElems+1), []observation{{kind: obsLen, text: fmt.Sprint(maxElems + 1)}}},
+		{"too long", []string{strings.Repeat("z", maxText)}, []observation{{kind: obsLen, text: "1"}}},
+		{"long bytes", make([]byte, maxText+1), []observation{{kind: obsLen, text: fmt.Sprint(maxText + 1)}}},
+		{"structs", []recorder{{}}, []observation{{kind: obsLen, text: "1"}}},
+		{"map", map[string]int{"a": 1}, []observation{{kind: obsLen, text: "1"}}},
+	}
+	for _, tc := range cases {
+		got := describe(0, 0, tc.v, false, false)
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: describe = %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+	// A field at the end, and what a decode target points to, likewise.
+	got := describe(1, 0, &struct{ Tags []string }{Tags: []string{"x"}}, false, true)
+	want := []observation{{stmt: 1, path: ".Tags", end: true, kind: obsLen, text: "1"}, {stmt: 1, path: ".Tags", end: true, kind: obsElems, text: "1:x"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("field: describe = %+v, want %+v", got, want)
+	}
+	target := []uint{7}
+	got = describePointee(1, 0, &target)
+	want = []observation{{stmt: 1, path: "*", end: true, kind: obsLen, text: "1"}, {stmt: 1, path: "*", end: true, kind: obsElems, text: "1:7"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("pointee: describe = %+v, want %+v", got, want)
+	}
+}

@@ -28,3 +28,27 @@ func (f *Filter) Keep(name string) bool {
 	}
 	return f.Pattern.MatchString(name)
 }
+
+// Kept returns the names of names the filter keeps, in their order.
+func (f *Filter) Kept(names []string) []string {
+	var kept []string
+	for _, n := range names {
+		if f.Keep(n) {
+			kept = append(kept, n)
+		}
+	}
+	return kept
+}
+
+// Mask returns a byte per name: '1' where the filter keeps the name, '0'
+// where it does not.
+func (f *Filter) Mask(names []string) []byte {
+	mask := make([]byte, len(names))
+	for i, n := range names {
+		mask[i] = '0'
+		if f.Keep(n) {
+			mask[i] = '1'
+		}
+	}
+	return mask
+}
