@@ -44,10 +44,11 @@ type fileRun struct {
 // runFile runs the emitted tests against the original (not
 // instrumented) packages and returns how the tests that failed, did not
 // compile, or have vet findings failed, and which tests that change
-// package-level state made others fail. The test binary is built through
-// an overlay of the output file only, and runs in a temporary copy of the
-// package directory (its files and testdata), so that nothing the tests
-// do can touch the module.
+// package-level state made others fail, or made tests of the package's
+// own files fail, and which leave files in the package directory. The
+// test binary is built through an overlay of the output file only, and
+// runs in a temporary copy of the package directory (its files and
+// testdata), so that nothing the tests do can touch the module.
 func (j *job) runFile(ctx context.Context, src []byte, tests []namedTest) (fileRun, error) {
 	ws, err := probe.NewWorkspace(j.a.Prog)
 	if err != nil {
@@ -59,6 +60,10 @@ func (j *job) runFile(ctx context.Context, src []byte, tests []namedTest) (fileR
 		return fileRun{failures: brokenTests(blamed)}, err
 	}
 	dir, err := j.packageCopy(ws)
+	if err != nil {
+		return fileRun{}, err
+	}
+	before, err := fstree.Snapshot(dir)
 	if err != nil {
 		return fileRun{}, err
 	}
@@ -79,6 +84,15 @@ func (j *job) runFile(ctx context.Context, src []byte, tests []namedTest) (fileR
 		culprits, err := stateCulprits(ctx, run, namesOf(tests), writers, victims)
 		return fileRun{failures: failures, culprits: culprits}, err
 	}
+	// A test that leaves files in the package directory would leave
+	// them in the user's tree under go test: it is dropped. So are the
+	// tests whose state breaks the package's own tests.
+	if litter, err := j.fileLitterers(ctx, bin, dir, before, tests); err != nil || len(litter) > 0 {
+		return fileRun{failures: brokenTests(nameSet(litter))}, err
+	}
+	if culprits, err := j.suiteCulprits(ctx, bin, dir, tests); err != nil || len(culprits) > 0 {
+		return fileRun{failures: brokenTests(nameSet(culprits)), culprits: culprits}, err
+	}
 	// A test that fails under the race detector fails as a whole: it is
 	// dropped, not repaired.
 	if failed, err := j.raceRun(ctx, ws, src, dir, tests); err != nil || len(failed) > 0 {
@@ -93,6 +107,15 @@ func (j *job) runFile(ctx context.Context, src []byte, tests []namedTest) (fileR
 		return fileRun{}, err
 	}
 	return fileRun{failures: brokenTests(vetted)}, nil
+}
+
+// nameSet makes a set of names.
+func nameSet(names []string) map[string]bool {
+	set := map[string]bool{}
+	for _, n := range names {
+		set[n] = true
+	}
+	return set
 }
 
 // brokenTests makes the failures of blamed tests: all broken.

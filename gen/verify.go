@@ -3,6 +3,7 @@ package gen
 import (
 	"context"
 	"fmt"
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"path/filepath"
@@ -183,18 +184,27 @@ func (j *job) goVersion() string {
 func (j *job) declaredInTests() map[string]bool {
 	pkg := j.a.Caller.Pkg.Name + "_test"
 	taken := map[string]bool{}
-	files, _ := filepath.Glob(filepath.Join(j.a.Caller.Pkg.Dir, "*_test.go"))
-	for _, f := range files {
-		if filepath.Clean(f) == filepath.Clean(j.out) || j.faultsOut != "" && filepath.Clean(f) == filepath.Clean(j.faultsOut) {
-			continue
-		}
-		parsed, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.SkipObjectResolution)
-		if err != nil {
-			continue
-		}
+	for _, parsed := range j.ownTestFiles() {
 		for _, name := range gotest.PackageScopeNames(parsed, parsed.Name.Name == pkg) {
 			taken[name] = true
 		}
 	}
 	return taken
+}
+
+// ownTestFiles parses the test files of R's directory, but for the file
+// cling writes and its faults file; a file that does not parse is left
+// out.
+func (j *job) ownTestFiles() []*ast.File {
+	files, _ := filepath.Glob(filepath.Join(j.a.Caller.Pkg.Dir, "*_test.go"))
+	var parsed []*ast.File
+	for _, f := range files {
+		if filepath.Clean(f) == filepath.Clean(j.out) || j.faultsOut != "" && filepath.Clean(f) == filepath.Clean(j.faultsOut) {
+			continue
+		}
+		if p, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.SkipObjectResolution); err == nil {
+			parsed = append(parsed, p)
+		}
+	}
+	return parsed
 }

@@ -706,6 +706,29 @@ func TestGenSecondaryBadInput(t *testing.T) {
 	assert.Equal(t, "cling: warning: --secondary-patience has no effect with --secondary crowding", strings.Split(r.stderr, "\n")[0])
 }
 
+// A written test must not harm the package it joins when go test runs
+// the package: in the registry fixture's catalog, tests that Add to the
+// package-level catalog break the package's own TestStartsEmpty (in
+// package catalog_test, in a file that runs after cling's), and tests
+// that Save to a relative path leave a file in the package directory.
+// gen drops both kinds, keeps the tests of Label, and go test of the
+// package then passes and leaves the tree as it was.
+func TestGenLeavesThePackageWhole(t *testing.T) {
+	dir := fixture.Copy(t, "registry")
+	rep := genRun(t, dir, "--caller", "./catalog", "--callee", "./format", "--max-evals", "1000", "--seed", "1")
+	assert.Equal(t, 6, rep.CoupledBranches)
+	assert.Equal(t, 2, rep.Covered, "the two coupled branches of Label's call")
+	assert.NotEmpty(t, rep.Dropped)
+	src := readFile(t, rep.TestFile)
+	assert.Contains(t, src, "catalog.Label(")
+	assert.NotContains(t, src, "catalog.Add(")
+	assert.NotContains(t, src, "catalog.Save(")
+	before := fixture.Snapshot(t, dir)
+	out, ok := goTestOutput(t, dir, "./catalog")
+	assert.True(t, ok, out)
+	assert.Equal(t, before, fixture.Snapshot(t, dir), "go test left no file in the package")
+}
+
 // A test that changes package-level state runs in a worker of its own and
 // comes last in the file: in the registry fixture, Render shows a name in
 // the custom style only after Register was given it, so the search must

@@ -1,0 +1,190 @@
+package gen
+
+import (
+	"context"
+	"fmt"
+	"go/ast"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/cling-go/cling/internal/fstree"
+)
+
+// The checks of this file keep a written file from harming the package it
+// joins, in two ways the file's own runs do not show: a test that leaves
+// files in the package directory (go test runs tests there, so they
+// would land in the user's tree), and a test whose package-level state
+// (a registry it adds to, a default it sets) breaks a test of the
+// package's own files that passes without it.
+
+// fileLitterers returns the tests that leave files behind in the package
+// directory, given dir, the copy of it the file's tests ran in, and
+// before, its snapshot from before they ran: none when the copy is as it
+// was. Otherwise each test runs alone, once, in a fresh copy of its own,
+// and those after which the copy differs are returned.
+func (j *job) fileLitterers(ctx context.Context, bin, dir string, before map[string]string, tests []namedTest) ([]string, error) {
+	after, err := fstree.Snapshot(dir)
+	if err != nil {
+		return nil, err
+	}
+	if len(fstree.Diff(before, after)) == 0 {
+		return nil, nil
+	}
+	var litterers []string
+	for _, t := range tests {
+		changed, err := j.leavesFiles(ctx, bin, filepath.Dir(dir), t.Name)
+		if err != nil {
+			return nil, err
+		}
+		if changed != "" {
+			litterers = append(litterers, t.Name)
+			if j.cfg.Debug != nil {
+				fmt.Fprintf(j.cfg.Debug, "cling: %s leaves %s in the package directory\n", t.Name, changed)
+			}
+		}
+	}
+	return litterers, nil
+}
+
+// leavesFiles runs the named test once in a fresh copy of the package
+// directory under work and returns the first path it added, removed or
+// changed there ("" for none).
+func (j *job) leavesFiles(ctx context.Context, bin, work, name string) (string, error) {
+	dir, err := os.MkdirTemp(work, "litter.")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(dir)
+	if err := fstree.CopyPackage(j.a.Caller.Pkg.Dir, dir); err != nil {
+		return "", err
+	}
+	before, err := fstree.Snapshot(dir)
+	if err != nil {
+		return "", err
+	}
+	if _, err := j.runProcesses(ctx, bin, dir, []string{name}, 1); err != nil {
+		return "", err
+	}
+	after, err := fstree.Snapshot(dir)
+	if err != nil {
+		return "", err
+	}
+	if diff := fstree.Diff(before, after); len(diff) > 0 {
+		return diff[0], nil
+	}
+	return "", nil
+}
+
+// suiteCulprits returns the tests of the file that break tests of the
+// package's own test files: the own tests run alone, then together with
+// the file's, once each in one process; those that passed alone and fail
+// with the file are the victims, and of the file's tests that change
+// package-level state (all of them when none is known to), those a victim
+// fails beside, where it passes alone, are the culprits. The check runs
+// only when the package has tests of its own.
+func (j *job) suiteCulprits(ctx context.Context, bin, dir string, tests []namedTest) ([]string, error) {
+	own := j.ownTests()
+	if len(own) == 0 {
+		return nil, nil
+	}
+	run := func(ctx context.Context, names []string, n int) (map[string]*testRuns, error) {
+		return j.runProcesses(ctx, bin, dir, names, n)
+	}
+	alone, err := run(ctx, own, 1)
+	if err != nil {
+		return nil, err
+	}
+	mine := namesOf(tests)
+	together, err := run(ctx, append(slices.Clone(own), mine...), 1)
+	if err != nil {
+		return nil, err
+	}
+	var victims []string
+	for _, name := range own {
+		a, t := alone[name], together[name]
+		if a != nil && a.fails == 0 && a.passes > 0 && t != nil && t.fails > 0 {
+			victims = append(victims, name)
+		}
+	}
+	if len(victims) == 0 {
+		return nil, nil
+	}
+	// A victim that fails alone as well fails for itself. (Once: a
+	// package's own tests need not pass twice in one process, as
+	// go test runs them once.)
+	solo, err := run(ctx, victims, 1)
+	if err != nil {
+		return nil, err
+	}
+	victims = slices.DeleteFunc(victims, func(v string) bool { r := solo[v]; return r == nil || r.fails > 0 || r.passes == 0 })
+	culprits, err := bisectCulprits(ctx, run, victims, mine, 1)
+	if err == nil && len(culprits) > 0 && j.cfg.Debug != nil {
+		fmt.Fprintf(j.cfg.Debug, "cling: %s of the package's own tests fail beside %s\n", strings.Join(victims, ", "), strings.Join(culprits, ", "))
+	}
+	return culprits, err
+}
+
+// bisectCulprits returns the tests of candidates beside which a victim
+// fails (the victims and the tests run together, n times in one process,
+// in file order): none if the victims pass beside all of them; else the
+// halves are searched in turn, and a half that breaks no victim alone is
+// cleared. When neither half does on its own (it takes tests of both),
+// the whole set is returned.
+func bisectCulprits(ctx context.Context, run runNamed, victims, candidates []string, n int) ([]string, error) {
+	if len(victims) == 0 || len(candidates) == 0 {
+		return nil, nil
+	}
+	harms := func(set []string) (bool, error) {
+		runs, err := run(ctx, append(slices.Clone(victims), set...), n)
+		if err != nil {
+			return false, err
+		}
+		return slices.ContainsFunc(victims, func(v string) bool { return runs[v] != nil && runs[v].fails > 0 }), nil
+	}
+	var search func(set []string) ([]string, error)
+	search = func(set []string) ([]string, error) {
+		if bad, err := harms(set); err != nil || !bad {
+			return nil, err
+		}
+		if len(set) == 1 {
+			return slices.Clone(set), nil
+		}
+		half := len(set) / 2
+		left, err := search(set[:half])
+		if err != nil {
+			return nil, err
+		}
+		right, err := search(set[half:])
+		if err != nil {
+			return nil, err
+		}
+		if len(left)+len(right) == 0 {
+			return slices.Clone(set), nil
+		}
+		return slices.Concat(left, right), nil
+	}
+	return search(candidates)
+}
+
+// ownTests lists the test functions of R's own test files (not the file
+// cling writes, nor its faults file), in file order.
+func (j *job) ownTests() []string {
+	var names []string
+	for _, parsed := range j.ownTestFiles() {
+		for _, d := range parsed.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && isTestName(fd.Name.Name) {
+				names = append(names, fd.Name.Name)
+			}
+		}
+	}
+	return names
+}
+
+// isTestName reports whether name names a test function: Test, or Test
+// followed by a character that is not a lower-case letter.
+func isTestName(name string) bool {
+	rest, ok := strings.CutPrefix(name, "Test")
+	return ok && (rest == "" || !('a' <= rest[0] && rest[0] <= 'z')) && name != "TestMain"
+}

@@ -1,0 +1,65 @@
+package gen
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// harmedBy fakes the runs of a package's own tests beside the file's: a
+// victim fails in a run that holds every test of one of its harm sets.
+func harmedBy(harm map[string][][]string, calls *int) runNamed {
+	return func(_ context.Context, names []string, n int) (map[string]*testRuns, error) {
+		*calls++
+		runs := map[string]*testRuns{}
+		for _, name := range names {
+			r := &testRuns{passes: n}
+			for _, set := range harm[name] {
+				if !slices.ContainsFunc(set, func(w string) bool { return !slices.Contains(names, w) }) {
+					r.fails, r.passes = n, 0
+				}
+			}
+			runs[name] = r
+		}
+		return runs, nil
+	}
+}
+
+// The file's tests a victim fails beside are found by halving: a single
+// culprit, two on their own, a pair that harms only together, and none.
+func TestBisectCulprits(t *testing.T) {
+	file := []string{"T1", "T2", "T3", "T4", "T5", "T6", "T7", "T8"}
+	cases := []struct {
+		name    string
+		harm    map[string][][]string
+		victims []string
+		want    []string
+	}{
+		{"one", map[string][][]string{"Own": {{"T3"}}}, []string{"Own"}, []string{"T3"}},
+		{"two", map[string][][]string{"Own": {{"T2"}, {"T7"}}}, []string{"Own"}, []string{"T2", "T7"}},
+		{"two victims", map[string][][]string{"A": {{"T1"}}, "B": {{"T8"}}}, []string{"A", "B"}, []string{"T1", "T8"}},
+		{"only together", map[string][][]string{"Own": {{"T2", "T6"}}}, []string{"Own"}, file},
+		{"none", map[string][][]string{"Own": {{"T9"}}}, []string{"Own"}, nil},
+	}
+	for _, tc := range cases {
+		calls := 0
+		got, err := bisectCulprits(context.Background(), harmedBy(tc.harm, &calls), tc.victims, file, 1)
+		require.NoError(t, err, tc.name)
+		assert.Equal(t, tc.want, got, tc.name)
+		assert.LessOrEqual(t, calls, 2*len(file), tc.name)
+	}
+}
+
+// A test function is Test followed by nothing or by a character that is
+// not a lower-case letter, and not TestMain.
+func TestIsTestName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"Test": true, "TestTypes": true, "Test_x": true, "Test1": true,
+		"Testing": false, "TestMain": false, "testFoo": false, "BenchmarkX": false,
+	} {
+		assert.Equal(t, want, isTestName(name), name)
+	}
+}

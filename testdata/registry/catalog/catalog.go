@@ -1,0 +1,42 @@
+// Package catalog is a second caller of the registry fixture: it keeps
+// entries in a package-level list, which its own test expects empty, and
+// writes them to a file named by its caller, which a test that names a
+// relative path creates in its working directory.
+package catalog
+
+import (
+	"errors"
+	"os"
+	"strings"
+
+	"example.com/registry/format"
+)
+
+var entries []string
+
+// Label shows name as the catalog would, in the custom style when it
+// starts with "!".
+func Label(name string) string {
+	return format.Style(name, strings.HasPrefix(name, "!"))
+}
+
+// Add adds a name to the catalog.
+func Add(name string) { entries = append(entries, name) }
+
+// Show shows every entry, in the custom style when it starts with "!".
+func Show() []string {
+	var shown []string
+	for _, e := range entries {
+		shown = append(shown, format.Style(e, strings.HasPrefix(e, "!")))
+	}
+	return shown
+}
+
+// Save writes name, shown in the custom style when it starts with "!",
+// to the file at path.
+func Save(path, name string) error {
+	if path == "" {
+		return errors.New("catalog: no path")
+	}
+	return os.WriteFile(path, []byte(format.Style(name, strings.HasPrefix(name, "!"))+"\n"), 0o644)
+}
