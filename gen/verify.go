@@ -58,11 +58,11 @@ func (j *job) verify(ctx context.Context, tests []namedTest) (verdict, error) {
 		}
 		if len(run.culprits) > 0 {
 			// Tests that change package-level state run last, yet the
-			// runs after the first see their state: those whose state
-			// broke tests that pass without it go, not the tests that
-			// failed.
+			// runs after the first see their state, and so do the
+			// package's own tests: those whose state broke tests that
+			// pass without it go, not the tests that failed.
 			if j.cfg.Debug != nil {
-				fmt.Fprintf(j.cfg.Debug, "cling: tests that change package-level state broke others and go: %s\n", strings.Join(run.culprits, ", "))
+				fmt.Fprintf(j.cfg.Debug, "cling: tests whose package-level state broke other tests go: %s\n", strings.Join(run.culprits, ", "))
 			}
 			dropped = append(dropped, run.culprits...)
 			tests = withoutNames(tests, run.culprits)
