@@ -39,6 +39,9 @@ type job struct {
 	cluster *testcase.Cluster
 	sess    *probe.Session
 	x       *harness.Executor
+	// ownPassing are the tests of R's own test files that pass when they
+	// run alone (see suiteCulprits); nil until first asked.
+	ownPassing []string
 	// targets are the pair's targets of the other criteria; criteria the
 	// criteria the search optimises; set their goals, nil when the search
 	// optimises the coupled branches alone.
