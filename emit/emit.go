@@ -653,7 +653,8 @@ func (e *testEmitter) renderable(o testcase.Observation) bool {
 		sl, ok := t.Underlying().(*types.Slice)
 		return ok && types.Identical(sl.Elem(), types.Typ[types.Byte])
 	case testcase.ObsElems:
-		return e.sliceLiteral(o, t) != ""
+		_, _, ok := e.sliceValues(o, t)
+		return ok
 	case testcase.ObsNil:
 		switch t.Underlying().(type) {
 		case *types.Pointer, *types.Interface, *types.Slice, *types.Map, *types.Chan, *types.Signature:
@@ -1151,14 +1152,30 @@ func escapeFormat(s string) string { return strings.ReplaceAll(s, "%", "%%") }
 // composite literal of slice type t (a slice of a basic type the test can
 // name), "" if it cannot.
 func (e *testEmitter) sliceLiteral(o testcase.Observation, t types.Type) string {
+	elem, values, ok := e.sliceValues(o, t)
+	if !ok {
+		return ""
+	}
+	lits := make([]string, len(values))
+	for i, v := range values {
+		lits[i] = e.literal(elem, v, elem)
+	}
+	return e.typ(t) + "{" + strings.Join(lits, ", ") + "}"
+}
+
+// sliceValues parses the elements an ObsElems observation saw as values
+// of the element type of slice type t, and reports whether a literal of
+// t can hold them (t a slice of a basic type the test can name). Unlike
+// sliceLiteral, it adds no import.
+func (e *testEmitter) sliceValues(o testcase.Observation, t types.Type) (types.Type, []any, bool) {
 	sl, ok := t.Underlying().(*types.Slice)
 	if !ok || !testcase.Nameable(t, e.c.Caller.Types) {
-		return ""
+		return nil, nil, false
 	}
 	elem := sl.Elem()
 	b, ok := elem.Underlying().(*types.Basic)
 	if !ok {
-		return ""
+		return nil, nil, false
 	}
 	var kind testcase.ObsKind
 	switch info := b.Info(); {
@@ -1173,21 +1190,21 @@ func (e *testEmitter) sliceLiteral(o testcase.Observation, t types.Type) string 
 	case info&types.IsString != 0:
 		kind = testcase.ObsString
 	default:
-		return ""
+		return nil, nil, false
 	}
 	texts, ok := testcase.Elems(o.Text)
 	if !ok {
-		return ""
+		return nil, nil, false
 	}
-	lits := make([]string, len(texts))
+	values := make([]any, len(texts))
 	for i, text := range texts {
 		v, ok := observedValue(kind, text)
 		if !ok {
-			return ""
+			return nil, nil, false
 		}
-		lits[i] = e.literal(elem, v, elem)
+		values[i] = v
 	}
-	return e.typ(t) + "{" + strings.Join(lits, ", ") + "}"
+	return elem, values, true
 }
 
 // observedLiteral renders an observed basic value as a literal of type t.

@@ -261,3 +261,39 @@ func TestEndStringOnce(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(render("1+2"), "expr.String()"))
 	assert.Equal(t, 2, strings.Count(render("changed"), "expr.String()"))
 }
+
+// Deciding whether a slice can be asserted by its elements adds no
+// import: a result of a failed call is not asserted, so the math its
+// extreme elements would need is not imported either.
+func TestSliceOfFailedCallImportsNothing(t *testing.T) {
+	c := cluster(t, "reflective", "./filter", "./level")
+	var levels, lit, slice *testcase.Op
+	for _, op := range c.Ops {
+		switch op.Name {
+		case "filter.Levels":
+			levels = op
+		case "lit string":
+			lit = op
+		case "slice []string":
+			slice = op
+		}
+	}
+	require.NotNil(t, levels)
+	ref := func(stmt, result int) testcase.Ref { return testcase.Ref{Stmt: stmt, Result: result} }
+	tc := &testcase.Test{Stmts: []testcase.Stmt{
+		{Op: lit, Value: "nope"},
+		{Op: slice, Args: []testcase.Ref{ref(0, 0)}},
+		{Op: levels, Args: []testcase.Ref{ref(1, 0)}},
+	}}
+	require.NoError(t, tc.Valid())
+	src, err := emit.File(c, []emit.Test{{Name: "TestLevels", Test: tc, Outcome: &testcase.Outcome{Observations: []testcase.Observation{
+		{Ref: ref(2, 1), Kind: testcase.ObsError, Text: "filter: unknown level nope"},
+		{Ref: ref(2, 0), Kind: testcase.ObsLen, Text: "1"},
+		{Ref: ref(2, 0), Kind: testcase.ObsElems, Text: "19:9223372036854775807"},
+	}}}}, emit.Options{Package: "filter_test", Dialect: emit.Std, MaxEndAsserts: 4, GoVersion: "go1.22"})
+	require.NoError(t, err)
+	assert.NotContains(t, string(src), `"math"`)
+	assert.NotContains(t, string(src), `"reflect"`)
+	assert.NotContains(t, string(src), `"example.com/reflective/level"`)
+	assert.Contains(t, string(src), `err.Error() != "filter: unknown level nope"`)
+}

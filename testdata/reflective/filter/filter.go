@@ -4,6 +4,7 @@
 package filter
 
 import (
+	"errors"
 	"regexp"
 
 	"example.com/reflective/level"
@@ -51,4 +52,18 @@ func (f *Filter) Mask(names []string) []byte {
 		}
 	}
 	return mask
+}
+
+// Levels returns the levels of names that name one, and an error for the
+// first that does not.
+func Levels(names []string) ([]level.Level, error) {
+	var out []level.Level
+	for _, n := range names {
+		l, ok := level.Parse(n)
+		if !ok {
+			return out, errors.New("filter: unknown level " + n)
+		}
+		out = append(out, l)
+	}
+	return out, nil
 }
