@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/cling-go/cling/internal/fstree"
+	"github.com/cling-go/cling/internal/gotest"
 )
 
 // The checks of this file keep a written file from harming the package it
@@ -153,7 +154,7 @@ func bisectCulprits(ctx context.Context, run runNamed, victims, candidates []str
 		if err != nil {
 			return false, err
 		}
-		return slices.ContainsFunc(victims, func(v string) bool { return runs[v] != nil && runs[v].fails > 0 }), nil
+		return anyFailed(runs, victims), nil
 	}
 	var search func(set []string) ([]string, error)
 	search = func(set []string) ([]string, error) {
@@ -186,17 +187,10 @@ func (j *job) ownTests() []string {
 	var names []string
 	for _, parsed := range j.ownTestFiles() {
 		for _, d := range parsed.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && isTestName(fd.Name.Name) {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && strings.HasPrefix(fd.Name.Name, "Test") && gotest.IsTestFunc(fd.Name.Name) {
 				names = append(names, fd.Name.Name)
 			}
 		}
 	}
 	return names
-}
-
-// isTestName reports whether name names a test function: Test, or Test
-// followed by a character that is not a lower-case letter.
-func isTestName(name string) bool {
-	rest, ok := strings.CutPrefix(name, "Test")
-	return ok && (rest == "" || !('a' <= rest[0] && rest[0] <= 'z')) && name != "TestMain"
 }

@@ -52,14 +52,3 @@ func TestBisectCulprits(t *testing.T) {
 		assert.LessOrEqual(t, calls, 2*len(file), tc.name)
 	}
 }
-
-// A test function is Test followed by nothing or by a character that is
-// not a lower-case letter, and not TestMain.
-func TestIsTestName(t *testing.T) {
-	for name, want := range map[string]bool{
-		"Test": true, "TestTypes": true, "Test_x": true, "Test1": true,
-		"Testing": false, "TestMain": false, "testFoo": false, "BenchmarkX": false,
-	} {
-		assert.Equal(t, want, isTestName(name), name)
-	}
-}

@@ -100,7 +100,7 @@ func culpritsOf(ctx context.Context, run runNamed, writers, victims []string) ([
 		if err != nil {
 			return nil, err
 		}
-		if slices.ContainsFunc(harmed, func(v string) bool { return runs[v] != nil && runs[v].fails > 0 }) {
+		if anyFailed(runs, harmed) {
 			culprits = append(culprits, w)
 		}
 	}
@@ -111,11 +111,16 @@ func culpritsOf(ctx context.Context, run runNamed, writers, victims []string) ([
 		if err != nil {
 			return nil, err
 		}
-		if slices.ContainsFunc(harmed, func(v string) bool { return runs[v] != nil && runs[v].fails > 0 }) {
+		if anyFailed(runs, harmed) {
 			return writers, nil
 		}
 	}
 	return culprits, nil
+}
+
+// anyFailed reports whether a run of one of the named tests failed.
+func anyFailed(runs map[string]*testRuns, names []string) bool {
+	return slices.ContainsFunc(names, func(n string) bool { return runs[n] != nil && runs[n].fails > 0 })
 }
 
 // without returns the names not in drop, in order.
