@@ -1557,11 +1557,7 @@ func describe(stmt, result int, v any, isErr, end bool) []observation {
 		if rv.IsNil() {
 			return []observation{obs("", obsNil, "")}
 		}
-		var out []observation
-		for _, o := range collection(rv, "") {
-			out = append(out, obs(o.path, o.kind, o.text))
-		}
-		return out
+		return collection(rv, "", obs)
 	case reflect.Struct:
 		out := fields(rv, obs)
 		if text, ok := stringer(rv); ok {
@@ -1594,11 +1590,7 @@ func describePointee(stmt, result int, v any) []observation {
 		if e.IsNil() {
 			return []observation{obs("*", obsNil, "")}
 		}
-		var out []observation
-		for _, o := range collection(e, "*") {
-			out = append(out, obs(o.path, o.kind, o.text))
-		}
-		return out
+		return collection(e, "*", obs)
 	}
 	return nil
 }
@@ -1682,9 +1674,7 @@ func fields(rv reflect.Value, obs func(string, byte, string) observation) []obse
 			if fv.IsNil() {
 				out = append(out, obs(path, obsNil, ""))
 			} else {
-				for _, o := range collection(fv, path) {
-					out = append(out, obs(o.path, o.kind, o.text))
-				}
+				out = append(out, collection(fv, path, obs)...)
 			}
 		case reflect.Struct:
 			if text, ok := stringer(fv); ok {
@@ -1704,16 +1694,17 @@ const maxElems = 16
 // (the list's text up to maxText bytes). The elements' texts are written one
 // after the other, each as its length in decimal, a colon, and the text.
 // The length stays an observation of its own: the emitter asserts it when
-// the contents differ from run to run (an order taken from a map).
-func collection(rv reflect.Value, path string) []observation {
+// the contents differ from run to run (an order taken from a map). obs
+// makes an observation of a path, kind and text.
+func collection(rv reflect.Value, path string, obs func(string, byte, string) observation) []observation {
 	n := rv.Len()
-	out := []observation{{path: path, kind: obsLen, text: fmt.Sprint(n)}}
+	out := []observation{obs(path, obsLen, fmt.Sprint(n))}
 	if rv.Kind() != reflect.Slice || n == 0 {
 		return out
 	}
 	if rv.Type().Elem() == byteType {
 		if n <= maxText {
-			out = append(out, observation{path: path, kind: obsBytes, text: string(rv.Bytes())})
+			out = append(out, obs(path, obsBytes, string(rv.Bytes())))
 		}
 		return out
 	}
@@ -1733,7 +1724,7 @@ func collection(rv reflect.Value, path string) []observation {
 			return out
 		}
 	}
-	return append(out, observation{path: path, kind: obsElems, text: b.String()})
+	return append(out, obs(path, obsElems, b.String()))
 }
 
 var (
