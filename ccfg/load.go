@@ -34,6 +34,21 @@ type LoadConfig struct {
 	// Overlay maps absolute file paths to replacement contents, as
 	// packages.Config.Overlay.
 	Overlay map[string][]byte
+	// SkipBroken leaves out, instead of failing, the packages that do not
+	// type-check (their own errors, or those of a package they import) and
+	// lists them in Program.Skipped. Loading still fails when no matched
+	// package is left, with the first broken package's error. It is for
+	// commands that survey a whole module, where one package that does
+	// not build under the installed toolchain should not hide the rest.
+	SkipBroken bool
+}
+
+// SkippedPackage is a package Load left out under LoadConfig.SkipBroken.
+type SkippedPackage struct {
+	// Path is the package's import path.
+	Path string
+	// Reason says what is wrong with it, in one line.
+	Reason string
 }
 
 // Program is a set of packages loaded from source with their SSA form.
@@ -47,8 +62,11 @@ type Program struct {
 	// MainModule is the module containing Dir, if any.
 	MainModule *packages.Module
 	// Dir is the absolute directory patterns were resolved against.
-	Dir    string
-	byPath map[string]*Package
+	Dir string
+	// Skipped are the packages left out under LoadConfig.SkipBroken, sorted
+	// by import path.
+	Skipped []SkippedPackage
+	byPath  map[string]*Package
 }
 
 // Package is one package loaded from source.
@@ -155,11 +173,17 @@ func Load(cfg LoadConfig) (*Program, error) {
 	if err != nil {
 		return nil, &LoadError{Msg: fmt.Sprintf("loading %s: %v", strings.Join(cfg.Patterns, " "), goCommandMessage(err))}
 	}
+	matched := matchedSet(pkgs, len(cfg.Patterns) < len(patterns), cfg.Patterns, dir)
+	var skipped []SkippedPackage
+	if cfg.SkipBroken {
+		if pkgs, skipped, err = skipBroken(pkgs, matched, cfg.Patterns); err != nil {
+			return nil, err
+		}
+	}
 	if err := checkLoaded(pkgs, cfg.Patterns); err != nil {
 		return nil, err
 	}
-	matched := matchedSet(pkgs, len(cfg.Patterns) < len(patterns), cfg.Patterns, dir)
-	prog := &Program{Dir: dir, byPath: map[string]*Package{}}
+	prog := &Program{Dir: dir, Skipped: skipped, byPath: map[string]*Package{}}
 	if len(pkgs) > 0 {
 		prog.Fset = pkgs[0].Fset
 	}
@@ -272,6 +296,78 @@ func checkLoaded(pkgs []*packages.Package, patterns []string) error {
 	for _, p := range pkgs {
 		if p.Types == nil || p.IllTyped || p.TypesInfo == nil {
 			return &LoadError{Msg: fmt.Sprintf("package %s could not be type-checked", displayPkg(p))}
+		}
+	}
+	return nil
+}
+
+// skipBroken splits pkgs into the packages that type-check and those that
+// do not, as LoadConfig.SkipBroken asks. A package is broken when it has
+// errors, or when one of the packages it imports, directly or not, does:
+// go/packages marks it IllTyped, and its types may be incomplete. It fails
+// when no matched package is left, with checkLoaded's error for the
+// first broken one.
+func skipBroken(pkgs []*packages.Package, matched map[string]bool, patterns []string) ([]*packages.Package, []SkippedPackage, error) {
+	var ok, broken []*packages.Package
+	var skipped []SkippedPackage
+	for _, p := range pkgs {
+		reason := brokenReason(p)
+		if reason == "" {
+			ok = append(ok, p)
+			continue
+		}
+		broken = append(broken, p)
+		skipped = append(skipped, SkippedPackage{Path: displayPkg(p), Reason: reason})
+	}
+	anyMatched := false
+	for _, p := range ok {
+		anyMatched = anyMatched || matched[p.PkgPath]
+	}
+	if !anyMatched && len(broken) > 0 {
+		return nil, nil, checkLoaded(broken, patterns)
+	}
+	sort.Slice(skipped, func(i, j int) bool { return skipped[i].Path < skipped[j].Path })
+	return ok, skipped, nil
+}
+
+// brokenReason says in one line why p does not type-check, or returns ""
+// when it does.
+func brokenReason(p *packages.Package) string {
+	if len(p.Errors) > 0 {
+		var le *LoadError
+		if errors.As(checkLoaded([]*packages.Package{p}, nil), &le) {
+			return le.Msg
+		}
+		return firstLine(p.Errors[0].Msg)
+	}
+	if p.Types != nil && !p.IllTyped && p.TypesInfo != nil {
+		return ""
+	}
+	if dep := brokenImport(p, map[string]bool{}); dep != nil {
+		return fmt.Sprintf("it imports %s, which has errors: %s", displayPkg(dep), firstLine(dep.Errors[0].Msg))
+	}
+	return fmt.Sprintf("package %s could not be type-checked", displayPkg(p))
+}
+
+// brokenImport finds a package p imports, directly or not, that has
+// errors of its own, visiting imports in the order of their paths.
+func brokenImport(p *packages.Package, seen map[string]bool) *packages.Package {
+	paths := make([]string, 0, len(p.Imports))
+	for path := range p.Imports {
+		paths = append(paths, path)
+	}
+	sort.Strings(paths)
+	for _, path := range paths {
+		ip := p.Imports[path]
+		if seen[ip.ID] {
+			continue
+		}
+		seen[ip.ID] = true
+		if len(ip.Errors) > 0 {
+			return ip
+		}
+		if d := brokenImport(ip, seen); d != nil {
+			return d
 		}
 	}
 	return nil

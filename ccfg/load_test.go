@@ -43,3 +43,33 @@ func TestListGivesEveryPackageItsDirectory(t *testing.T) {
 	_, err = List(LoadConfig{Dir: dir, Patterns: []string{"./nothing/..."}})
 	assert.Error(t, err)
 }
+
+func TestSkipBrokenLeavesOutPackagesThatDoNotTypeCheck(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"go.mod":       "module example.com/m\n\ngo 1.21\n",
+		"lib/lib.go":   "package lib\n\nfunc F() int { return 1 }\n",
+		"bad/bad.go":   "package bad\n\nfunc G() int { return \"x\" }\n",
+		"user/user.go": "package user\n\nimport \"example.com/m/bad\"\n\nfunc H() int { return bad.G() }\n",
+	})
+	_, err := Load(LoadConfig{Dir: dir, Patterns: []string{"./..."}})
+	require.Error(t, err, "without SkipBroken one broken package fails the load")
+	assert.Contains(t, err.Error(), "bad/bad.go:3:23")
+
+	prog, err := Load(LoadConfig{Dir: dir, Patterns: []string{"./..."}, SkipBroken: true})
+	require.NoError(t, err)
+	var loaded []string
+	for _, p := range prog.Packages {
+		loaded = append(loaded, p.Path)
+	}
+	assert.Equal(t, []string{"example.com/m/lib"}, loaded)
+	require.Len(t, prog.Skipped, 2)
+	assert.Equal(t, "example.com/m/bad", prog.Skipped[0].Path)
+	assert.Contains(t, prog.Skipped[0].Reason, "package example.com/m/bad has errors: ")
+	assert.Contains(t, prog.Skipped[0].Reason, "bad/bad.go:3:23")
+	assert.Equal(t, "example.com/m/user", prog.Skipped[1].Path)
+	assert.Contains(t, prog.Skipped[1].Reason, "it imports example.com/m/bad, which has errors: ")
+
+	_, err = Load(LoadConfig{Dir: dir, Patterns: []string{"./bad", "./user"}, SkipBroken: true})
+	require.Error(t, err, "nothing matched is left")
+	assert.Contains(t, err.Error(), "bad/bad.go:3:23")
+}

@@ -25,7 +25,9 @@ type Pair struct {
 // LoadAllPairs loads the packages cfg names (with their direct imports,
 // cfg.WithImports is set) and analyses every pair whose caller is one of
 // the matched packages, as AllPairs ranks them: what cling pairs lists,
-// and what the commands that run over several pairs choose from.
+// and what the commands that run over several pairs choose from. With
+// cfg.SkipBroken, packages that do not type-check are left out and listed
+// in the program's Skipped.
 func LoadAllPairs(cfg ccfg.LoadConfig) (*ccfg.Program, []Pair, error) {
 	cfg.WithImports = true
 	prog, err := ccfg.Load(cfg)

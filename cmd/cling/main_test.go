@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -183,4 +184,38 @@ func TestBadInput(t *testing.T) {
 			assert.NotContains(t, r.stderr, "goroutine ")
 		})
 	}
+}
+
+// TestPairsSkipsBrokenPackages checks that a package that does not
+// type-check is left out of cling pairs with one warning line, listed in
+// the JSON report, and fails the command only when nothing else is left.
+func TestPairsSkipsBrokenPackages(t *testing.T) {
+	dir := fixture.Copy(t, "personcar")
+	broken := filepath.Join(dir, "broken")
+	require.NoError(t, os.MkdirAll(broken, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(broken, "b.go"), []byte("package broken\n\nfunc F() int { return \"x\" }\n"), 0o644))
+
+	r := runCling(t, dir, "pairs", "--all", "--json")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, "cling: warning: skipping example.com/personcar/broken: has errors: "+
+		filepath.Join(broken, "b.go")+":3:23: cannot use \"x\" (untyped string constant) as int value in return statement\n", r.stderr)
+	var rep struct {
+		Pairs []struct {
+			Caller, Callee string
+		}
+		Skipped []struct {
+			Package, Reason string
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep))
+	require.Len(t, rep.Pairs, 1)
+	assert.Equal(t, "example.com/personcar/person", rep.Pairs[0].Caller)
+	require.Len(t, rep.Skipped, 1)
+	assert.Equal(t, "example.com/personcar/broken", rep.Skipped[0].Package)
+
+	r = runCling(t, dir, "pairs", "./broken")
+	assert.Equal(t, 1, r.code)
+	assert.Empty(t, r.stdout)
+	assert.Equal(t, "cling: package example.com/personcar/broken has errors: "+
+		filepath.Join(broken, "b.go")+":3:23: cannot use \"x\" (untyped string constant) as int value in return statement\n", r.stderr)
 }

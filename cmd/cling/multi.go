@@ -92,10 +92,12 @@ func loadSelection(c *cli.Context, sel shard.Selection) (batch.Run, shard.Select
 	}
 	cfg := globalLoad(c)
 	cfg.Patterns, cfg.Tags = sel.Patterns, sel.Tags
+	cfg.SkipBroken = true
 	prog, all, err := couple.LoadAllPairs(cfg)
 	if err != nil {
 		return batch.Run{}, sel, err
 	}
+	warnSkipped(c, prog.Skipped)
 	if prog.MainModule == nil || prog.MainModule.Dir == "" {
 		return batch.Run{}, sel, fmt.Errorf("cling needs a Go module: no go.mod found for %s", prog.Dir)
 	}

@@ -3,8 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
+	"github.com/cling-go/cling/ccfg"
 	"github.com/cling-go/cling/couple"
 	"github.com/urfave/cli/v2"
 )
@@ -17,7 +19,9 @@ func pairsCommand() *cli.Command {
 		Description: `Loads the packages matching the patterns (default ./...) and lists every
 ordered pair (R, E) where R is a matched package that calls into E. E may be
 another matched package or a direct import from another module; standard
-library callees are left out unless --std is given.
+library callees are left out unless --std is given. Packages that do not
+type-check (their own errors, or those of a package they import) are
+skipped with a warning; the command fails only when none is left.
 
 For each pair: the number of call sites, the cyclomatic complexity of R and E
 (sum over functions of ifs + 1), and the number of coupled branches. Pairs
@@ -35,11 +39,13 @@ where R or E has no branches at all are trivial and hidden unless --all.`,
 				cfg.Patterns = []string{"./..."}
 			}
 			cfg.Std = c.Bool("std")
-			_, pairs, err := couple.LoadAllPairs(cfg)
+			cfg.SkipBroken = true
+			prog, pairs, err := couple.LoadAllPairs(cfg)
 			if err != nil {
 				return err
 			}
-			rep := pairsReport{Pairs: []pairReport{}}
+			warnSkipped(c, prog.Skipped)
+			rep := pairsReport{Pairs: []pairReport{}, Skipped: skippedReports(prog.Skipped)}
 			for _, p := range pairs {
 				if p.CoupledBranches < c.Int("min-coupled") || (p.Trivial && !c.Bool("all")) {
 					continue
@@ -64,6 +70,30 @@ where R or E has no branches at all are trivial and hidden unless --all.`,
 // pairsReport is the JSON form of `cling pairs`.
 type pairsReport struct {
 	Pairs []pairReport `json:"pairs"`
+	// Skipped are the packages left out because they do not type-check.
+	Skipped []skippedReport `json:"skipped"`
+}
+
+// skippedReport is a package a command over many pairs left out.
+type skippedReport struct {
+	Package string `json:"package"`
+	Reason  string `json:"reason"`
+}
+
+func skippedReports(skipped []ccfg.SkippedPackage) []skippedReport {
+	out := []skippedReport{}
+	for _, s := range skipped {
+		out = append(out, skippedReport{Package: s.Path, Reason: s.Reason})
+	}
+	return out
+}
+
+// warnSkipped prints a warning for each package left out of a command
+// over many pairs because it does not type-check.
+func warnSkipped(c *cli.Context, skipped []ccfg.SkippedPackage) {
+	for _, s := range skipped {
+		fmt.Fprintf(c.App.ErrWriter, "cling: warning: skipping %s: %s\n", s.Path, strings.TrimPrefix(s.Reason, "package "+s.Path+" "))
+	}
 }
 
 type pairReport struct {
