@@ -418,7 +418,8 @@ type testEmitter struct {
 	marks []mark
 }
 
-func (e *testEmitter) typ(t types.Type) string { return e.im.typ(t) }
+// typ writes t as the test names it (see testcase.WrittenType).
+func (e *testEmitter) typ(t types.Type) string { return e.im.typ(testcase.WrittenType(t)) }
 
 var anyWord = regexp.MustCompile(`\bany\b`)
 
@@ -886,7 +887,7 @@ func (e *testEmitter) pureExpr(s testcase.Stmt, expected types.Type) string {
 			Errors: func() string { return e.im.use("errors", "errors") },
 		}
 		src := w.Literal(op, lit)
-		if _, named := types.Unalias(op.Type).(*types.Named); named && (expected == nil || !types.Identical(expected, op.Type)) {
+		if _, named := types.Unalias(op.Type).(*types.Named); named && testcase.WrittenType(op.Type) == op.Type && (expected == nil || !types.Identical(expected, op.Type)) {
 			src = e.typ(op.Type) + "(" + src + ")"
 		}
 		return src

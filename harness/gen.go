@@ -178,7 +178,10 @@ func (g *gen) qualifier(p *types.Package) string {
 	return n
 }
 
-func (g *gen) typ(t types.Type) string { return types.TypeString(t, g.qualifier) }
+// typ writes t as the executor names it (see testcase.WrittenType).
+func (g *gen) typ(t types.Type) string {
+	return types.TypeString(testcase.WrittenType(t), g.qualifier)
+}
 
 func (g *gen) as(t types.Type, arg int) string {
 	return fmt.Sprintf("As[%s](a[%d])", g.typ(t), arg)
@@ -265,7 +268,7 @@ func (g *gen) funcLit(op *testcase.Op) string {
 	var cases strings.Builder
 	for v := range op.Variants {
 		lit := w.Literal(op, testcase.FuncLit{Variant: v})
-		if _, named := types.Unalias(op.Type).(*types.Named); named {
+		if _, named := types.Unalias(op.Type).(*types.Named); named && testcase.WrittenType(op.Type) == op.Type {
 			lit = g.typ(op.Type) + "(" + lit + ")"
 		}
 		fmt.Fprintf(&cases, "case %d: return %s\n", v, lit)
@@ -278,6 +281,9 @@ func (g *gen) call(op *testcase.Op) string {
 	var fun string
 	params := op.Params
 	first := 0
+	if op.ByReflection {
+		return g.reflectCall(op)
+	}
 	if op.Method {
 		recv := op.Params[0]
 		if nameableHere(recv) {
@@ -327,6 +333,25 @@ func (g *gen) call(op *testcase.Op) string {
 	}
 	return fmt.Sprintf("{Outputs: %d%s, Call: func(a []any) []any { %s := %s; return []any{%s} }}",
 		n, errOut, strings.Join(rs, ", "), call, strings.Join(rs, ", "))
+}
+
+// reflectCall renders the stub of a method call the executor makes
+// through reflection (testcase.Op.ByReflection).
+func (g *gen) reflectCall(op *testcase.Op) string {
+	call := fmt.Sprintf("CallMethod(a[0], %q, %t", op.Func.Name(), op.Variadic)
+	for i := 1; i < len(op.Params); i++ {
+		call += fmt.Sprintf(", a[%d]", i)
+	}
+	call += ")"
+	n := len(op.Results)
+	if n == 0 {
+		return fmt.Sprintf("{Outputs: 0, Call: func(a []any) []any { %s; return nil }}", call)
+	}
+	var errs []string
+	for _, r := range op.Results {
+		errs = append(errs, fmt.Sprint(isError(r)))
+	}
+	return fmt.Sprintf("{Outputs: %d, ErrorOut: []bool{%s}, Call: func(a []any) []any { return %s }}", n, strings.Join(errs, ", "), call)
 }
 
 func isError(t types.Type) bool {

@@ -89,6 +89,12 @@ type Op struct {
 	Ptr bool
 	// Method is true for a method call.
 	Method bool
+	// ByReflection marks a method call the executor makes through
+	// reflection: the receiver's type cannot be named outside its
+	// package, nor can one of the method's results (a builder's method
+	// that returns its own unexported type), so no interface holding the
+	// method can be written either. The written test calls it directly.
+	ByReflection bool
 	// Open is true for a channel left open after its elements: receiving
 	// past them blocks, where a closed channel would always be ready.
 	Open bool
@@ -853,9 +859,8 @@ func (c *Cluster) callOp(fn *types.Func, sig *types.Signature, targs []types.Typ
 		op.Params = append(op.Params, recv.Type())
 		if !nameable(recv.Type(), c.Caller.Types) {
 			for i := 0; i < sig.Results().Len(); i++ {
-				if t := sig.Results().At(i).Type(); !nameable(t, c.Caller.Types) {
-					return nil, fmt.Sprintf("%s: %s; cling calls a method of an unexported type through an interface, which must name its results",
-						place("result", i, sig.Results()), whyUnnameable(t, c.Caller.Types))
+				if !nameable(sig.Results().At(i).Type(), c.Caller.Types) {
+					op.ByReflection = true
 				}
 			}
 		}
@@ -867,7 +872,7 @@ func (c *Cluster) callOp(fn *types.Func, sig *types.Signature, targs []types.Typ
 		op.Results = append(op.Results, sig.Results().At(i).Type())
 	}
 	for i := 0; i < sig.Params().Len(); i++ {
-		if t := sig.Params().At(i).Type(); !nameable(t, c.Caller.Types) {
+		if t := WrittenType(sig.Params().At(i).Type()); !nameable(t, c.Caller.Types) {
 			return nil, fmt.Sprintf("%s: %s; cling passes only values of types it can name", place("parameter", i, sig.Params()), whyUnnameable(t, c.Caller.Types))
 		}
 	}
@@ -915,6 +920,23 @@ func qualifyByName(p *types.Package) string { return p.Name() }
 
 // nameable reports whether code outside from can write type t.
 func nameable(t types.Type, from *types.Package) bool { return whyUnnameable(t, from) == "" }
+
+// WrittenType is the type code outside t's package writes for t: t itself,
+// or, for an unexported named function type (type urlRewriter
+// func(*url.URL)), its signature, whose values Go assigns to t. Only such
+// types are written as their underlying type: a value of an unnamed
+// function type is assignable to the named one, and a function literal is
+// all a test ever passes as one.
+func WrittenType(t types.Type) types.Type {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Exported() || IsDeclaredPkg(n.Obj().Pkg()) || n.TypeArgs().Len() > 0 {
+		return t
+	}
+	if sig, ok := n.Underlying().(*types.Signature); ok {
+		return sig
+	}
+	return t
+}
 
 // Nameable reports whether the test package of from (package from_test)
 // can write type t: every named type in it exported, and not in an
@@ -1155,10 +1177,12 @@ func (c *Cluster) findProducers(t types.Type) []*Op {
 		}
 	}
 	from := c.Caller.Types
-	if !nameable(t, from) && !types.IsInterface(t) {
+	if !nameable(WrittenType(t), from) && !types.IsInterface(t) {
 		// A value of an unnameable type can still come from a
-		// constructor; nothing else can build it.
-		return c.constructors(t)
+		// constructor, or from a method that hands one out (a builder:
+		// (*Policy).AllowAttrs returns an unexported *attrPolicyBuilder);
+		// nothing else can build it.
+		return append(c.constructors(t), c.methodProducers(t)...)
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
@@ -1274,6 +1298,82 @@ func (c *Cluster) madeUpZero(n *types.Named, st *types.Struct) bool {
 // t's own package) whose first result is t (or *t for a struct t) and
 // whose other results, if any, are one error or bool.
 func (c *Cluster) constructors(t types.Type) []*Op {
+	var out []*Op
+	for _, p := range c.constructorPkgs(t) {
+		scope := p.Scope()
+		for _, name := range scope.Names() {
+			fn, ok := scope.Lookup(name).(*types.Func)
+			if !ok || !fn.Exported() {
+				continue
+			}
+			sig := fn.Type().(*types.Signature)
+			if !producesFirst(sig, t) || printfLike(fn) {
+				continue
+			}
+			if op := c.newCallOp(fn, sig, nil); op != nil {
+				out = append(out, op)
+			}
+		}
+	}
+	return out
+}
+
+// methodProducers lists the exported methods of the named types of the
+// scanned packages (and t's own) whose first result is t, with at most an
+// error or bool beside it, as constructors does for functions: how code
+// outside a package gets values of its unexported builder types.
+func (c *Cluster) methodProducers(t types.Type) []*Op {
+	var out []*Op
+	for _, p := range c.constructorPkgs(t) {
+		scope := p.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || tn.IsAlias() {
+				continue
+			}
+			named, ok := tn.Type().(*types.Named)
+			if !ok || named.TypeParams().Len() > 0 {
+				continue
+			}
+			for i := 0; i < named.NumMethods(); i++ {
+				m := named.Method(i)
+				if !m.Exported() {
+					continue
+				}
+				sig := m.Type().(*types.Signature)
+				if !producesFirst(sig, t) || printfLike(m) {
+					continue
+				}
+				if op := c.newCallOp(m, sig, nil); op != nil {
+					out = append(out, op)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// producesFirst reports whether a function of signature sig makes a t:
+// its first result is t, and a second, if any, is an error or a bool.
+func producesFirst(sig *types.Signature, t types.Type) bool {
+	if sig.TypeParams().Len() > 0 || sig.Results().Len() == 0 || sig.Results().Len() > 2 {
+		return false
+	}
+	if !types.Identical(sig.Results().At(0).Type(), t) {
+		return false
+	}
+	if sig.Results().Len() == 2 {
+		second := sig.Results().At(1).Type()
+		return isError(second) || types.Identical(second, types.Typ[types.Bool])
+	}
+	return true
+}
+
+// constructorPkgs are the packages whose functions and methods a test may
+// call to make a t: the package that declares t (or the type t points
+// to) first, then the scanned packages, each once, without those the
+// tests cannot import or call.
+func (c *Cluster) constructorPkgs(t types.Type) []*types.Package {
 	pkgs := c.scan
 	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil {
 		pkgs = append([]*types.Package{n.Obj().Pkg()}, pkgs...)
@@ -1282,39 +1382,14 @@ func (c *Cluster) constructors(t types.Type) []*Op {
 			pkgs = append([]*types.Package{n.Obj().Pkg()}, pkgs...)
 		}
 	}
-	var out []*Op
+	var out []*types.Package
 	seen := map[*types.Package]bool{}
 	for _, p := range pkgs {
-		if seen[p] {
+		if seen[p] || isInternalElsewhere(p.Path(), c.Caller.Types) || p.Name() == "main" || !callable(p.Path()) {
 			continue
 		}
 		seen[p] = true
-		if isInternalElsewhere(p.Path(), c.Caller.Types) || p.Name() == "main" || !callable(p.Path()) {
-			continue
-		}
-		scope := p.Scope()
-		for _, name := range scope.Names() {
-			fn, ok := scope.Lookup(name).(*types.Func)
-			if !ok || !fn.Exported() {
-				continue
-			}
-			sig := fn.Type().(*types.Signature)
-			if sig.TypeParams().Len() > 0 || sig.Results().Len() == 0 || sig.Results().Len() > 2 || printfLike(fn) {
-				continue
-			}
-			if !types.Identical(sig.Results().At(0).Type(), t) {
-				continue
-			}
-			if sig.Results().Len() == 2 {
-				second := sig.Results().At(1).Type()
-				if !isError(second) && !types.Identical(second, types.Typ[types.Bool]) {
-					continue
-				}
-			}
-			if op := c.newCallOp(fn, sig, nil); op != nil {
-				out = append(out, op)
-			}
-		}
+		out = append(out, p)
 	}
 	return out
 }

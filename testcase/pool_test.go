@@ -336,3 +336,34 @@ func TestGenerationWithPool(t *testing.T) {
 	}
 	assert.Greater(t, targets, loads/2, "decode targets for config.Load's v")
 }
+
+// A package that hands out values of its unexported types is driven
+// through them: policy's Allow returns an unexported rule builder whose
+// methods return the builder again (the executor calls those through
+// reflection, since no interface can name their results), and Rewrite
+// takes an unexported named function type, which tests write as its
+// signature.
+func TestUnexportedBuildersAndCallbacks(t *testing.T) {
+	c := cluster(t, "reflective", "./policy", "./level")
+	assert.Empty(t, c.Skipped)
+	api := map[string]*testcase.Op{}
+	for _, op := range c.API {
+		api[op.Name] = op
+	}
+	assert.Equal(t, []string{"(*policy.Policy).Allow", "(*policy.Policy).Allows", "(*policy.Policy).Rewrite",
+		"(*policy.ruleBuilder).Add", "(*policy.ruleBuilder).From", "policy.New"}, names(c.API))
+	assert.True(t, api["(*policy.ruleBuilder).From"].ByReflection, "From returns the unexported builder")
+	assert.False(t, api["(*policy.ruleBuilder).Add"].ByReflection, "Add returns a *Policy, which an interface can name")
+	assert.False(t, api["(*policy.Policy).Allow"].ByReflection, "a method of an exported type is called directly")
+
+	builder := api["(*policy.ruleBuilder).From"].Params[0]
+	assert.Equal(t, []string{"(*policy.Policy).Allow", "(*policy.ruleBuilder).From"}, names(c.Producers(builder)),
+		"the builder comes from the methods that return it")
+	assert.Equal(t, 1, c.Height(builder), "Allow on a *Policy literal")
+
+	rewriter := api["(*policy.Policy).Rewrite"].Params[1]
+	assert.Equal(t, "example.com/reflective/policy.rewriter", rewriter.String())
+	assert.Equal(t, "func(string) string", testcase.WrittenType(rewriter).String())
+	assert.Equal(t, []string{"func policy.rewriter", "nil policy.rewriter"}, names(c.Producers(rewriter)))
+	assert.Same(t, builder, testcase.WrittenType(builder), "only function types are written as their signature")
+}

@@ -67,10 +67,68 @@ type Op struct {
 }
 
 // As converts an argument to the parameter type; nil (an omitted argument
-// or a nil interface) gives the zero value.
+// or a nil interface) gives the zero value. A value of another type of the
+// same kind that converts to T is converted: the executor writes a named
+// function type it cannot name (type urlRewriter func(*url.URL)) as its
+// signature, and a value R returned has the named type.
 func As[T any](v any) T {
-	t, _ := v.(T)
+	t, ok := v.(T)
+	if !ok && v != nil {
+		if c, ok := convertSameKind(reflect.ValueOf(v), reflect.TypeOf((*T)(nil)).Elem()); ok {
+			return c.Interface().(T)
+		}
+	}
 	return t
+}
+
+// convertSameKind converts v to t when both are of the same kind and Go
+// converts one to the other.
+func convertSameKind(v reflect.Value, t reflect.Type) (reflect.Value, bool) {
+	if v.Kind() != t.Kind() || !v.Type().ConvertibleTo(t) {
+		return v, false
+	}
+	return v.Convert(t), true
+}
+
+// CallMethod calls the method name of recv through reflection: the
+// executor calls a method of a type it cannot name this way when it cannot
+// write the method's signature either (a builder's method that returns its
+// own unexported type). args are the call's arguments, nil for the zero
+// value of a parameter; with variadic, the last is the variadic
+// parameter's slice. A nil recv dereferences nil, as the direct call of a
+// method through a nil interface would.
+func CallMethod(recv any, name string, variadic bool, args ...any) []any {
+	rv := reflect.ValueOf(recv)
+	if !rv.IsValid() {
+		var nilRecv *struct{ x int }
+		_ = nilRecv.x // the runtime error of a call through a nil interface
+	}
+	m := rv.MethodByName(name)
+	mt := m.Type()
+	in := make([]reflect.Value, len(args))
+	for i, a := range args {
+		pt := mt.In(i)
+		if a == nil {
+			in[i] = reflect.Zero(pt)
+			continue
+		}
+		v := reflect.ValueOf(a)
+		if !v.Type().AssignableTo(pt) {
+			v, _ = convertSameKind(v, pt)
+		}
+		in[i] = v
+	}
+	var out []reflect.Value
+	if variadic {
+		out = m.CallSlice(in)
+	} else {
+		out = m.Call(in)
+	}
+	res := make([]any, len(out))
+	for i, o := range out {
+		res[i] = o.Interface()
+	}
+	return res
 }
 
 // Config is what the generated executor passes to Serve.
