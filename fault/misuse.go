@@ -108,9 +108,12 @@ import (
 //     an index, a slice, a length or a shift out of range, a call that ran
 //     before the statement took one of its arguments (or a value they are
 //     built from) as its receiver or an argument, or changed package-level
-//     state, and was given beside it a value rules 1 to 3 or 9 name (see
+//     state, and was given beside it a value rules 1 to 3 or 9 name, or
+//     the nil result of a call that returned an error (rule 4; see
 //     givenEarlier): reader.SetPadding(-99) before the parser reads the
-//     reader, a nil func registered before Marshal calls it;
+//     reader, a nil func registered before Marshal calls it, the nil
+//     *regexp.Regexp of a failed regexp.Compile handed to a policy before
+//     it sanitizes;
 //
 //  11. a method R drives itself: for any fault, the statement calls a
 //     method of an interface R's package declares and R's own code calls
@@ -132,6 +135,13 @@ import (
 //     value the parser would give it): structures of that kind come from
 //     the module's own producers (its parser), which fill what the bare
 //     constructors leave nil.
+//
+//  13. one value in two places: for a hang, the statement, or a call
+//     that built one of its arguments, takes the same value (not of a
+//     plain-data type) as two of its arguments, receiver included:
+//     io.TeeReader(buffer, buffer) reads what it writes, and so does
+//     SanitizeReaderToWriter(buffer, buffer); the input never ends (see
+//     passedTwice).
 //
 // Rule 3 also covers, for an operation on a nil value, an argument the
 // test made (a literal, a zero value, a fresh variable) of a struct type
@@ -271,9 +281,45 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg, raise
 		}
 	}
 	if onNil || k.outOfRange() {
-		return givenEarlier(c, t, stmt, k, msg, onNil)
+		if why := givenEarlier(c, t, stmt, k, msg, onNil, out); why != "" {
+			return why
+		}
+	}
+	if k == Hang {
+		return passedTwice(t, stmt)
 	}
 	return ""
+}
+
+// passedTwice returns why a hang is the test's doing (rule 13): the
+// statement, or a call that made one of its arguments, passes the same
+// value, not of a plain-data type, in two places (its receiver
+// included): io.TeeReader(buffer, buffer) reads what it writes, and
+// SanitizeReaderToWriter(buffer, buffer) writes what it reads, so the
+// input never ends. "" if none.
+func passedTwice(t *testcase.Test, stmt int) string {
+	why, _ := builtOf(t, stmt, func(k int) (string, bool) {
+		s := t.Stmts[k]
+		if s.Op.Kind != testcase.OpCall {
+			return "", false
+		}
+		first := map[testcase.Ref]int{}
+		for i, a := range s.Args {
+			if a.IsOmitted() || i >= len(s.Op.Params) || plainData(s.Op.Params[i]) {
+				continue
+			}
+			if j, ok := first[a]; ok {
+				what := "the statement"
+				if k != stmt {
+					what = s.Op.Name + ", which built an argument,"
+				}
+				return fmt.Sprintf("%s takes the same value as %s and %s, and may read what it writes", what, position(s.Op, j), position(s.Op, i)), true
+			}
+			first[a] = i
+		}
+		return "", false
+	})
+	return why
 }
 
 // givenEarlier returns why what the test handed over before statement
@@ -284,12 +330,13 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg, raise
 // call), or changed package-level state (a registration function), and
 // passed beside it, for an operation on a nil value, a value built from
 // nil, an opaque zero value or a literal that bypasses its constructor
-// (rules 1 to 3); for an index, a slice, a length or a shift out of
-// range, an integer the test wrote that is negative or at least 1<<32,
+// (rules 1 to 3) or the nil result of a call that returned an error (rule
+// 4, by the observations out); for an index, a slice, a length or a shift
+// out of range, an integer the test wrote that is negative or at least 1<<32,
 // or one a bound past the end names (rule 9, see askedBeyond). The code
 // kept what the test gave it and failed on it later.
 // "" if none.
-func givenEarlier(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg string, onNil bool) string {
+func givenEarlier(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg string, onNil bool, out *testcase.Outcome) string {
 	bound, length, past := pastTheEnd(msg)
 	used := inputsOf(t, stmt)
 	for j := 0; j < stmt; j++ {
@@ -311,6 +358,11 @@ func givenEarlier(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg s
 			if onNil {
 				if why := holdsNil(c, t, a.Stmt); why != "" {
 					return fmt.Sprintf("%s, which ran before, is given %s", argName(s.Op, i), why)
+				}
+				if t.Stmts[a.Stmt].Op.Kind == testcase.OpCall {
+					if isNil, withError := nilResult(out, a); isNil && withError {
+						return fmt.Sprintf("%s, which ran before, is given the nil result of %s, which returned an error", argName(s.Op, i), t.Stmts[a.Stmt].Op.Name)
+					}
 				}
 				continue
 			}
@@ -427,6 +479,18 @@ func argName(op *testcase.Op, i int) string {
 		i--
 	}
 	return fmt.Sprintf("argument %d of %s", i+1, op.Name)
+}
+
+// position names the i-th argument of a call without the call: "the
+// receiver", "argument 2".
+func position(op *testcase.Op, i int) string {
+	if op.Method {
+		if i == 0 {
+			return "the receiver"
+		}
+		i--
+	}
+	return fmt.Sprintf("argument %d", i+1)
 }
 
 // nilable reports whether nil of type t is a nil pointer, func, map,

@@ -471,3 +471,65 @@ func TestUnhashableAny(t *testing.T) {
 	assert.Equal(t, "", Misused(nil, test(number), 3, Unhashable, "", "", nil))
 	assert.Equal(t, "", Misused(nil, test(slice), 3, IndexOutOfRange, "", "", nil), "another kind")
 }
+
+// A policy given the nil regexp of a failed regexp.Compile before it
+// sanitizes fails on it later: rule 10 with a nil result of a failed call.
+// A nil the compile returned without an error, or no observation of it,
+// leaves the fault standing.
+func TestGivenEarlierFailedResult(t *testing.T) {
+	errT := types.Universe.Lookup("error").Type()
+	policyT := types.NewPointer(types.NewStruct(nil, nil))
+	regexpT := types.NewPointer(types.NewStruct(nil, nil))
+	test := &testcase.Test{Stmts: []testcase.Stmt{
+		{Op: &testcase.Op{Kind: testcase.OpCall, Name: "bluemonday.UGCPolicy", Results: []types.Type{policyT}}},
+		{Op: &testcase.Op{Kind: testcase.OpPrim, Type: types.Typ[types.String]}, Value: "["},
+		{Op: &testcase.Op{Kind: testcase.OpCall, Name: "regexp.Compile", Params: []types.Type{types.Typ[types.String]}, Results: []types.Type{regexpT, errT}}, Args: refs(1)},
+		{Op: &testcase.Op{Kind: testcase.OpCall, Name: "(*bluemonday.Policy).AllowElementsMatching", Method: true, Params: []types.Type{policyT, regexpT}}, Args: refs(0, 2)},
+		{Op: &testcase.Op{Kind: testcase.OpCall, Name: "(*bluemonday.Policy).Sanitize", Method: true, Params: []types.Type{policyT, types.Typ[types.String]}, API: true}, Args: refs(0, 1)},
+	}}
+	failed := &testcase.Outcome{Observations: []testcase.Observation{
+		{Ref: testcase.Ref{Stmt: 2}, Kind: testcase.ObsNil},
+		{Ref: testcase.Ref{Stmt: 2, Result: 1}, Kind: testcase.ObsError, Text: "missing closing ]"},
+	}}
+	assert.Equal(t, "argument 1 of (*bluemonday.Policy).AllowElementsMatching, which ran before, is given the nil result of regexp.Compile, which returned an error",
+		Misused(nil, test, 4, NilDereference, "", "", failed))
+	assert.Equal(t, "", Misused(nil, test, 4, NilDereference, "", "", nil), "nothing observed")
+	nilOnly := &testcase.Outcome{Observations: []testcase.Observation{{Ref: testcase.Ref{Stmt: 2}, Kind: testcase.ObsNil}}}
+	assert.Equal(t, "", Misused(nil, test, 4, NilDereference, "", "", nilOnly), "a nil without an error may be a value to use")
+}
+
+// A hang in a call that takes one value twice, or whose argument a call
+// that took one value twice built (io.TeeReader(buffer, buffer)), is the
+// test's doing; the same value as two numbers, or two buffers, is not.
+func TestPassedTwice(t *testing.T) {
+	bufT := types.NewPointer(types.NewStruct(nil, nil))
+	readerT := types.NewInterfaceType([]*types.Func{types.NewFunc(token.NoPos, nil, "Read", types.NewSignatureType(nil, nil, nil, nil, nil, false))}, nil)
+	writerT := types.NewInterfaceType([]*types.Func{types.NewFunc(token.NoPos, nil, "Write", types.NewSignatureType(nil, nil, nil, nil, nil, false))}, nil)
+	newBuffer := &testcase.Op{Kind: testcase.OpCall, Name: "bytes.NewBufferString", Params: []types.Type{types.Typ[types.String]}, Results: []types.Type{bufT}}
+	tee := &testcase.Op{Kind: testcase.OpCall, Name: "io.TeeReader", Params: []types.Type{readerT, writerT}, Results: []types.Type{readerT}}
+	sanitize := &testcase.Op{Kind: testcase.OpCall, Name: "(*bluemonday.Policy).SanitizeReaderToWriter", Method: true, Params: []types.Type{bufT, readerT, writerT}, API: true}
+	repeat := &testcase.Op{Kind: testcase.OpCall, Name: "strings.Repeat", Params: []types.Type{types.Typ[types.String], types.Typ[types.Int]}, API: true}
+	lit := func(typ types.Type, v any) testcase.Stmt {
+		return testcase.Stmt{Op: &testcase.Op{Kind: testcase.OpPrim, Type: typ}, Value: v}
+	}
+	policy := &testcase.Op{Kind: testcase.OpCall, Name: "bluemonday.UGCPolicy", Results: []types.Type{bufT}}
+	stmts := []testcase.Stmt{
+		{Op: policy},                        // 0
+		lit(types.Typ[types.String], "9"),   // 1
+		{Op: newBuffer, Args: refs(1)},      // 2
+		{Op: newBuffer, Args: refs(1)},      // 3
+		{Op: tee, Args: refs(2, 2)},         // 4
+		{Op: sanitize, Args: refs(0, 4, 3)}, // 5: the tee's input never ends
+		{Op: sanitize, Args: refs(0, 2, 2)}, // 6: reads what it writes
+		{Op: sanitize, Args: refs(0, 2, 3)}, // 7: two buffers
+		{Op: repeat, Args: refs(1, 1)},      // 8: plain data
+	}
+	test := &testcase.Test{Stmts: stmts}
+	assert.Equal(t, "io.TeeReader, which built an argument, takes the same value as argument 1 and argument 2, and may read what it writes",
+		Misused(nil, test, 5, Hang, "", "", nil))
+	assert.Equal(t, "the statement takes the same value as argument 1 and argument 2, and may read what it writes",
+		Misused(nil, test, 6, Hang, "", "", nil))
+	assert.Equal(t, "", Misused(nil, test, 7, Hang, "", "", nil), "two buffers")
+	assert.Equal(t, "", Misused(nil, test, 8, Hang, "", "", nil), "a string twice")
+	assert.Equal(t, "", Misused(nil, test, 6, NilDereference, "", "", nil), "only a hang")
+}
