@@ -678,8 +678,14 @@ func (e *testEmitter) name(r testcase.Ref) string {
 		return "err"
 	}
 	base := varBase(t)
-	if e.t.Stmts[r.Stmt].Op.Kind == testcase.OpFunc {
+	switch e.t.Stmts[r.Stmt].Op.Kind {
+	case testcase.OpFunc:
 		base = "f"
+	case testcase.OpTempDir:
+		base = "dir"
+		if e.t.Stmts[r.Stmt].Op.File {
+			base = "path"
+		}
 	}
 	if e.pkgNames[base] || reservedNames[base] {
 		// A name taken by a package (car for car.Car): use initials.
@@ -879,6 +885,11 @@ func (e *testEmitter) pureExpr(s testcase.Stmt, expected types.Type) string {
 		return "new(" + e.typ(op.Type.(*types.Pointer).Elem()) + ")"
 	case testcase.OpGlobal:
 		return e.im.use(op.Var.Pkg().Path(), op.Var.Pkg().Name()) + "." + op.Var.Name()
+	case testcase.OpTempDir:
+		if op.File {
+			return e.im.use("path/filepath", "filepath") + `.Join(t.TempDir(), "file")`
+		}
+		return "t.TempDir()"
 	case testcase.OpFunc:
 		lit, _ := s.Value.(testcase.FuncLit)
 		w := testcase.FuncWriter{

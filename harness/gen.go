@@ -249,6 +249,8 @@ func (g *gen) op(op *testcase.Op) string {
 		return fmt.Sprintf("{Outputs: 1, Target: true, Call: func(a []any) []any { return []any{new(%s)} }}", g.typ(op.Type.(*types.Pointer).Elem()))
 	case testcase.OpGlobal:
 		return fmt.Sprintf("{Outputs: 1, Call: func(a []any) []any { return []any{%s.%s} }}", g.qualifier(op.Var.Pkg()), op.Var.Name())
+	case testcase.OpTempDir:
+		return fmt.Sprintf("{Outputs: 1, Call: func(a []any) []any { return []any{TempPath(%t)} }}", op.File)
 	case testcase.OpFunc:
 		return g.funcLit(op)
 	}

@@ -54,6 +54,12 @@ const (
 	// OpGlobal reads an exported package-level variable (Var), such as a
 	// sentinel error: pkg.ErrX.
 	OpGlobal
+	// OpTempDir is the path of a new empty directory the test owns and
+	// that is removed when it ends, t.TempDir(), or with File the path of
+	// a file not made yet in one, filepath.Join(t.TempDir(), "file"):
+	// what the test passes to a string parameter the code uses as a path
+	// (see UsePath), so that code that writes files writes them there.
+	OpTempDir
 )
 
 // Op is one operation of the cluster: a way to produce values or to act on
@@ -98,6 +104,9 @@ type Op struct {
 	// Open is true for a channel left open after its elements: receiving
 	// past them blocks, where a closed channel would always be ready.
 	Open bool
+	// File is true for an OpTempDir that is the path of a file in the
+	// directory.
+	File bool
 	// Covering is true for calls of R's covering functions; API for calls
 	// of R's exported functions and methods.
 	Covering bool
@@ -249,6 +258,8 @@ type Cluster struct {
 
 	analysis      *couple.Analysis
 	refl          *reflection
+	paths         map[pathKey]bool
+	tempPaths     []*Op
 	poolBuilt     bool
 	declaredBuilt bool
 	shapes        []types.Type // the other kinds and shapes of the pool
@@ -877,13 +888,19 @@ func (c *Cluster) callOp(fn *types.Func, sig *types.Signature, targs []types.Typ
 		}
 	}
 	for i, p := range op.Params {
-		if isEmptyInterface(p) {
-			if u := c.paramUse(fn, sig, i-boolToInt(op.Method), i); u != 0 {
-				if op.Uses == nil {
-					op.Uses = make([]ParamUse, len(op.Params))
-				}
-				op.Uses[i] = u
+		var u ParamUse
+		switch {
+		case isEmptyInterface(p):
+			u = c.paramUse(fn, sig, i-boolToInt(op.Method), i)
+		case types.Identical(p, types.Typ[types.String]) && c.takesPath(fn, i):
+			u = UsePath
+			c.TempPaths() // built into the executor with the op
+		}
+		if u != 0 {
+			if op.Uses == nil {
+				op.Uses = make([]ParamUse, len(op.Params))
 			}
+			op.Uses[i] = u
 		}
 	}
 	return c.register(op), ""

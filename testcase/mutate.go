@@ -120,7 +120,7 @@ func (g *Generator) changeStatement(t *Test, i int) bool {
 		lit, _ := s.Value.(FuncLit)
 		s.Value = g.mutateFunc(s.Op, lit)
 		return true
-	case OpNil, OpZero, OpTarget, OpGlobal:
+	case OpNil, OpZero, OpTarget, OpGlobal, OpTempDir:
 		return false
 	case OpChan:
 		if ch := s.Op.Type.Underlying().(*types.Chan); ch.Dir() == types.SendOnly {

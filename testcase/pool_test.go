@@ -367,3 +367,26 @@ func TestUnexportedBuildersAndCallbacks(t *testing.T) {
 	assert.Equal(t, []string{"func policy.rewriter", "nil policy.rewriter"}, names(c.Producers(rewriter)))
 	assert.Same(t, builder, testcase.WrittenType(builder), "only function types are written as their signature")
 }
+
+// A string parameter R's code passes to a function of os, directly or
+// through a call of its own, is a path: catalog's Save writes the file at
+// path; Snapshot's name and Label's name are data.
+func TestPathParameters(t *testing.T) {
+	c := cluster(t, "registry", "./catalog", "./format")
+	uses := map[string][]testcase.ParamUse{}
+	for _, op := range c.API {
+		var u []testcase.ParamUse
+		for i := range op.Params {
+			u = append(u, op.Use(i))
+		}
+		uses[op.Name] = u
+	}
+	assert.Equal(t, []testcase.ParamUse{testcase.UsePath, 0}, uses["catalog.Save"])
+	assert.Equal(t, []testcase.ParamUse{0}, uses["catalog.Snapshot"])
+	assert.Equal(t, []testcase.ParamUse{0}, uses["catalog.Label"])
+	var temp []string
+	for _, op := range c.TempPaths() {
+		temp = append(temp, op.Name)
+	}
+	assert.Equal(t, []string{"t.TempDir()", `filepath.Join(t.TempDir(), "file")`}, temp)
+}

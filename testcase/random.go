@@ -294,7 +294,13 @@ func (in *inserter) value(typ types.Type, depth int) Ref {
 // target, most often a fresh &v; treated as a function, a function
 // literal of the pool.
 func (in *inserter) valueFor(typ types.Type, depth int, use ParamUse) Ref {
-	if use != 0 && isEmptyInterface(typ) {
+	if use&UsePath != 0 && in.g.Rnd.Float64() < in.g.Cfg.UseHint {
+		paths := in.g.C.TempPaths()
+		if op := paths[in.g.Rnd.Intn(len(paths))]; in.g.C.runnable(op) {
+			return Ref{Stmt: in.apply(op, depth)}
+		}
+	}
+	if use&(UseTarget|UseFunc) != 0 && isEmptyInterface(typ) {
 		if op := in.g.hinted(use, depth); op != nil {
 			return Ref{Stmt: in.apply(op, depth)}
 		}

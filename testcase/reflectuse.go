@@ -12,9 +12,9 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// ParamUse says how the code under test treats a parameter of interface
-// type, as its SSA form shows: as a pointer to decode into, or as a
-// function to call.
+// ParamUse says how the code under test treats a parameter, as its SSA
+// form shows: one of interface type as a pointer to decode into, or as a
+// function to call; a string as a path.
 type ParamUse uint8
 
 const (
@@ -31,6 +31,13 @@ const (
 	// named f, fn, fnc, fun, func..., callback, cb, handler, helper or
 	// hook.
 	UseFunc
+	// UsePath marks a string parameter the code uses as the path of a
+	// file or directory: R's or E's code passes it, directly, joined or
+	// through calls of other functions of R and E, to a function of os,
+	// io/ioutil, path/filepath or io/fs. The test then sometimes passes a
+	// directory of its own (OpTempDir), so that code that writes files
+	// writes them where nothing is left behind.
+	UsePath
 )
 
 // reflection is what R's and E's code does with reflection: the struct

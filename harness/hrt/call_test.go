@@ -2,6 +2,8 @@ package hrt
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -59,4 +61,23 @@ func TestAsConvertsFunctionsOfTheSameKind(t *testing.T) {
 	assert.Equal(t, "<x>", fn("x"))
 	assert.Equal(t, 0, As[int](int64(3)), "only the same kind converts")
 	assert.Nil(t, As[func(string) string](nil))
+}
+
+// A test's directories exist while it runs and are gone when it ends.
+func TestTempPath(t *testing.T) {
+	res := &result{}
+	current.Lock()
+	current.res = res
+	current.Unlock()
+	dir, file := TempPath(false), TempPath(true)
+	current.Lock()
+	current.res = nil
+	current.Unlock()
+	assert.DirExists(t, dir)
+	assert.Equal(t, "file", filepath.Base(file))
+	assert.NoFileExists(t, file, "the file is not made")
+	require.NoError(t, os.WriteFile(file, []byte("x"), 0o644))
+	res.removeDirs()
+	assert.NoDirExists(t, dir)
+	assert.NoDirExists(t, filepath.Dir(file))
 }

@@ -25,6 +25,7 @@ import (
 	"log"
 	"math"
 	"os"
+	"path/filepath"
 	"reflect"
 	"runtime"
 	"runtime/debug"
@@ -505,7 +506,10 @@ type result struct {
 	// leftovers.
 	label  string
 	values []any
-	done   atomic.Int32 // statements completed
+	// dirs are the directories TempPath made for the test, removed when
+	// it ends.
+	dirs []string
+	done atomic.Int32 // statements completed
 	// end is how the test's goroutine ended, which it writes before it
 	// signals its end: the worker reads it only then.
 	end struct {
@@ -666,6 +670,7 @@ func (s *server) run(t *test, flags byte, lim limits) *result {
 	observe := flags&reqObserve != 0
 	s.tests++
 	res := &result{values: make([]any, t.slots), label: strconv.Itoa(s.tests)}
+	defer res.removeDirs()
 	s.cfg.Reset()
 	select {
 	case <-s.exits: // from a goroutine of an earlier test
@@ -826,6 +831,36 @@ wait:
 		res.observed = append(res.obs, observeEnd(s.cfg, t, res)...)
 	}
 	return res
+}
+
+// TempPath returns the path of a new empty directory for the running
+// test, as t.TempDir() does, or with file the path of a file not made yet
+// in one; the directories are removed when the test ends.
+func TempPath(file bool) string {
+	dir, err := os.MkdirTemp("", "cling-test-")
+	if err != nil {
+		panic(err)
+	}
+	current.Lock()
+	if current.res != nil {
+		current.res.dirs = append(current.res.dirs, dir)
+	}
+	current.Unlock()
+	if file {
+		return filepath.Join(dir, "file")
+	}
+	return dir
+}
+
+// removeDirs removes the directories TempPath made for the test.
+func (res *result) removeDirs() {
+	current.Lock()
+	dirs := res.dirs
+	res.dirs = nil
+	current.Unlock()
+	for _, d := range dirs {
+		os.RemoveAll(d)
+	}
 }
 
 // processCPU returns the CPU time the worker used so far (0 if unknown).

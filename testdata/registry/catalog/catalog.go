@@ -1,7 +1,8 @@
 // Package catalog is a second caller of the registry fixture: it keeps
-// entries in a package-level list, which its own test expects empty, and
+// entries in a package-level list, which its own test expects empty,
 // writes them to a file named by its caller, which a test that names a
-// relative path creates in its working directory.
+// relative path creates in its working directory, and to a snapshot file
+// in the working directory, whatever the caller does.
 package catalog
 
 import (
@@ -39,4 +40,13 @@ func Save(path, name string) error {
 		return errors.New("catalog: no path")
 	}
 	return os.WriteFile(path, []byte(format.Style(name, strings.HasPrefix(name, "!"))+"\n"), 0o644)
+}
+
+// Snapshot writes name, shown in the custom style when it starts with
+// "!", to snapshot.txt in the working directory.
+func Snapshot(name string) error {
+	if name == "" {
+		return errors.New("catalog: no name")
+	}
+	return os.WriteFile("snapshot.txt", []byte(format.Style(name, strings.HasPrefix(name, "!"))+"\n"), 0o644)
 }
