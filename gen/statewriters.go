@@ -123,6 +123,36 @@ func anyFailed(runs map[string]*testRuns, names []string) bool {
 	return slices.ContainsFunc(names, func(n string) bool { return runs[n] != nil && runs[n].fails > 0 })
 }
 
+// interferers returns the tests of the file beside which failed tests
+// that pass alone fail: state the static analysis did not see as
+// package-level (a flag registered on a shared flag set, a registry of
+// another package) that one test leaves and another trips on. Each
+// failed test runs alone, twice in one process; those that pass are the
+// victims, and the culprits are searched among the other tests by
+// halving (see bisectCulprits). It returns nil when every failed test
+// fails alone too.
+func interferers(ctx context.Context, run runNamed, names []string, failures map[string]*failure) ([]string, error) {
+	var failed, victims []string
+	for _, n := range names {
+		if failures[n] != nil {
+			failed = append(failed, n)
+		}
+	}
+	if len(names) < 2 {
+		return nil, nil
+	}
+	for _, n := range failed {
+		runs, err := run(ctx, []string{n}, 2)
+		if err != nil {
+			return nil, err
+		}
+		if !anyFailed(runs, []string{n}) {
+			victims = append(victims, n)
+		}
+	}
+	return bisectCulprits(ctx, run, victims, without(names, victims), 2)
+}
+
 // without returns the names not in drop, in order.
 func without(names, drop []string) []string {
 	var out []string

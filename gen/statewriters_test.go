@@ -154,3 +154,25 @@ func TestWithoutNames(t *testing.T) {
 	assert.Equal(t, []string{"A", "C"}, namesOf(withoutNames(tests, []string{"B"})))
 	assert.Equal(t, []string{"A", "B", "C"}, namesOf(withoutNames(tests, nil)))
 }
+
+// Tests that fail in the file but pass alone are victims of state the
+// static analysis missed; the tests beside which they fail go: here TestC,
+// whose state TestB trips on in the second run of the process. TestD fails
+// alone too, and blames no one.
+func TestInterferers(t *testing.T) {
+	always := func(map[string]bool) bool { return true }
+	after := func(w string) func(map[string]bool) bool {
+		return func(state map[string]bool) bool { return state[w] }
+	}
+	names := []string{"TestA", "TestB", "TestC", "TestD"}
+	p := &stateProcess{fails: map[string]func(map[string]bool) bool{"TestB": after("TestC"), "TestD": always}}
+	culprits, err := interferers(context.Background(), p.run, names, map[string]*failure{"TestB": {}, "TestD": {}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"TestC"}, culprits)
+
+	p = &stateProcess{fails: map[string]func(map[string]bool) bool{"TestD": always}}
+	culprits, err = interferers(context.Background(), p.run, names, map[string]*failure{"TestD": {}})
+	require.NoError(t, err)
+	assert.Empty(t, culprits, "a test that fails alone blames no one")
+	assert.Equal(t, [][]string{{"TestD"}}, p.calls, "and no search follows")
+}

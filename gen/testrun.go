@@ -82,6 +82,9 @@ func (j *job) runFile(ctx context.Context, src []byte, tests []namedTest) (fileR
 		}
 		writers, victims := stateSuspects(tests, failures)
 		culprits, err := stateCulprits(ctx, run, namesOf(tests), writers, victims)
+		if err == nil && len(culprits) == 0 {
+			culprits, err = interferers(ctx, run, namesOf(tests), failures)
+		}
 		return fileRun{failures: failures, culprits: culprits}, err
 	}
 	// A test that leaves files in the package directory would leave
