@@ -259,6 +259,7 @@ type Cluster struct {
 	analysis      *couple.Analysis
 	refl          *reflection
 	paths         map[pathKey]bool
+	pathFields    map[*types.Var]bool
 	tempPaths     []*Op
 	poolBuilt     bool
 	declaredBuilt bool
@@ -1288,7 +1289,20 @@ func (c *Cluster) composite(t types.Type, st *types.Struct, ptr bool) *Op {
 		name = "&" + name
 		typ = types.NewPointer(t)
 	}
-	return c.register(&Op{Kind: OpComposite, Name: name, Type: typ, Fields: fields, Ptr: ptr})
+	if prev := c.seenOps[name]; prev != nil {
+		return prev
+	}
+	op := &Op{Kind: OpComposite, Name: name, Type: typ, Fields: fields, Ptr: ptr}
+	for i, f := range fields {
+		if isString(f.Type()) && c.PathField(f) {
+			if op.Uses == nil {
+				op.Uses = make([]ParamUse, len(fields))
+			}
+			op.Uses[i] = UsePath
+			c.TempPaths() // built into the executor with the op
+		}
+	}
+	return c.register(op)
 }
 
 // madeUpZero reports whether a literal of struct type n would be a zero

@@ -3,6 +3,7 @@ package testcase
 import (
 	"go/types"
 
+	"github.com/cling-go/cling/ccfg"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -53,10 +54,17 @@ func (c *Cluster) passesPath(fn *ssa.Function, idx, depth int) bool {
 		return used
 	}
 	c.paths[key] = false // cycle guard
-	used := false
-	values := []ssa.Value{fn.Params[idx]}
+	used := c.reachesPath(fn.Params[idx], depth)
+	c.paths[key] = used
+	return used
+}
+
+// reachesPath reports whether the string v, or a value made from it, is
+// passed as a path (see callTakesPath).
+func (c *Cluster) reachesPath(v ssa.Value, depth int) bool {
+	values := []ssa.Value{v}
 	seen := map[ssa.Value]bool{}
-	for len(values) > 0 && !used {
+	for len(values) > 0 {
 		v := values[0]
 		values = values[1:]
 		if seen[v] || v.Referrers() == nil {
@@ -79,13 +87,75 @@ func (c *Cluster) passesPath(fn *ssa.Function, idx, depth int) bool {
 			case *ssa.Slice:
 				values = append(values, x)
 			case *ssa.Call:
-				used = used || c.callTakesPath(x.Call, v, depth)
+				if c.callTakesPath(x.Call, v, depth) {
+					return true
+				}
 			}
 		}
 	}
-	c.paths[key] = used
-	return used
+	return false
 }
+
+// PathField reports whether the code of R or E uses the string field f
+// of a struct as a path: a value read from it is passed as one (cobra's
+// GenManTreeOptions.Path). The fields are found once, over every
+// function of R and E, in the order of their positions.
+func (c *Cluster) PathField(f *types.Var) bool {
+	if c.pathFields == nil {
+		c.pathFields = map[*types.Var]bool{}
+		if c.paths == nil {
+			c.paths = map[pathKey]bool{}
+		}
+		if c.analysis != nil {
+			for _, g := range []*ccfg.CCFG{c.analysis.Caller, c.analysis.Callee} {
+				if g == nil {
+					continue
+				}
+				for _, fn := range g.Funcs {
+					c.findPathFields(fn.SSA)
+				}
+			}
+		}
+	}
+	return c.pathFields[f]
+}
+
+// findPathFields adds to c.pathFields the string fields whose values fn
+// passes as paths.
+func (c *Cluster) findPathFields(fn *ssa.Function) {
+	found := func(f *types.Var, v ssa.Value) {
+		if f != nil && !c.pathFields[f] && isString(f.Type()) && c.reachesPath(v, 0) {
+			c.pathFields[f] = true
+		}
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.FieldAddr:
+				f := structField(x.X.Type().Underlying().(*types.Pointer).Elem(), x.Field)
+				for _, r := range *x.Referrers() {
+					if load, ok := r.(*ssa.UnOp); ok {
+						found(f, load)
+					}
+				}
+			case *ssa.Field:
+				found(structField(x.X.Type(), x.Field), x)
+			}
+		}
+	}
+}
+
+// structField is field i of the struct type t (or nil).
+func structField(t types.Type, i int) *types.Var {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok || i >= st.NumFields() {
+		return nil
+	}
+	return st.Field(i)
+}
+
+// isString reports whether t is string itself.
+func isString(t types.Type) bool { return types.Identical(t, types.Typ[types.String]) }
 
 // callTakesPath reports whether a static call takes v as a path: a
 // function of pathPackages, or a function of R or E that passes the
