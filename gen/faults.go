@@ -32,9 +32,12 @@ const (
 	maxSlowChecks = 16
 	// maxFaults bounds the fault candidates minimised and written.
 	maxFaults = 64
-	// maxShrinkRounds bounds the rounds of their minimisation: a round may
-	// wait for a hang's full timeout.
-	maxShrinkRounds = 400
+	// maxShrinkRounds bounds the rounds of their minimisation, and
+	// maxHangShrinkRounds those of hangs and deadlocks, each of whose
+	// candidates waits for the full timeout when it still hangs: with
+	// the default one-second timeout, at most half a minute.
+	maxShrinkRounds     = 400
+	maxHangShrinkRounds = 32
 	// faultTimeout is how long a reproducer's call may run before it fails
 	// as a hang, for faults other than hangs.
 	faultTimeout = 10 * time.Second
@@ -119,17 +122,12 @@ func (j *job) findFaults(ctx context.Context) error {
 // A data race, found in a minimised test of the file, is not run again.
 func (j *job) reproduce(ctx context.Context, cands []*fault.Fault) ([]foundFault, error) {
 	var runnable []*fault.Fault
-	tests := []*testcase.Test{}
 	for _, f := range cands {
 		if f.Kind != fault.Race {
 			runnable = append(runnable, f)
-			tests = append(tests, f.Test)
 		}
 	}
-	shrunk, err := j.shrinkAll(ctx, tests, maxShrinkRounds, false, func(i int, c *testcase.Test, r harness.Result) bool {
-		f := j.sameFault(runnable[i], c, r)
-		return f != nil && j.col.Locator().Outside(c, f) == "" && fault.Misused(j.cluster, c, f.Stmt, f.Kind, f.Message, f.Frame.Func, nil) == ""
-	})
+	shrunk, err := j.shrinkFaults(ctx, runnable)
 	if err != nil {
 		return nil, err
 	}
@@ -161,6 +159,48 @@ func (j *job) reproduce(ctx context.Context, cands []*fault.Fault) ([]foundFault
 	}
 	j.nameReproducers(found)
 	return found, nil
+}
+
+// shrinkFaults minimises the tests of faults, each to the smallest test
+// that still shows its fault where a reproducer may (not outside R and E,
+// not by misuse): hangs and deadlocks in at most maxHangShrinkRounds
+// rounds, the others in at most maxShrinkRounds, in two batches, so that
+// the others' rounds do not wait for a hang's timeout. The tests come in
+// the order of faults.
+func (j *job) shrinkFaults(ctx context.Context, faults []*fault.Fault) ([]*testcase.Test, error) {
+	out := make([]*testcase.Test, len(faults))
+	for _, hangs := range []bool{false, true} {
+		var group []*fault.Fault
+		var at []int
+		for i, f := range faults {
+			if f.Kind.Hangs() == hangs {
+				group = append(group, f)
+				at = append(at, i)
+			}
+		}
+		if len(group) == 0 {
+			continue
+		}
+		tests := make([]*testcase.Test, len(group))
+		for i, f := range group {
+			tests[i] = f.Test
+		}
+		rounds := maxShrinkRounds
+		if hangs {
+			rounds = maxHangShrinkRounds
+		}
+		shrunk, err := j.shrinkAll(ctx, tests, rounds, false, func(i int, c *testcase.Test, r harness.Result) bool {
+			f := j.sameFault(group[i], c, r)
+			return f != nil && j.col.Locator().Outside(c, f) == "" && fault.Misused(j.cluster, c, f.Stmt, f.Kind, f.Message, f.Frame.Func, nil) == ""
+		})
+		if err != nil {
+			return nil, err
+		}
+		for k, i := range at {
+			out[i] = shrunk[k]
+		}
+	}
+	return out, nil
 }
 
 // sameFault returns the fault a run of test c shows if it is the fault f
