@@ -562,7 +562,10 @@ func (c *Cluster) register(op *Op) *Op {
 // instantiation of a generic function; when there is none, the reason.
 func (c *Cluster) callOps(fn *types.Func) ([]*Op, string) {
 	sig := fn.Type().(*types.Signature)
-	if sig.TypeParams().Len() > 0 || (sig.Recv() != nil && recvTypeParams(sig) > 0) {
+	if sig.Recv() != nil && recvTypeParams(sig) > 0 {
+		return c.genericMethodOps(fn)
+	}
+	if sig.TypeParams().Len() > 0 {
 		var out []*Op
 		why := ""
 		for _, targs := range c.instantiations(fn) {
@@ -589,6 +592,47 @@ func (c *Cluster) callOps(fn *types.Func) ([]*Op, string) {
 	}
 }
 
+// genericMethodOps returns the call ops of a method of a generic type, one
+// per instantiation of the type (Stack[int], Stack[string]): the method of
+// the instantiated type, which a test calls on a value of it as on any
+// other (s.Push(1)). When there is none, the reason.
+func (c *Cluster) genericMethodOps(fn *types.Func) ([]*Op, string) {
+	recv := fn.Type().(*types.Signature).Recv().Type()
+	if p, ok := recv.(*types.Pointer); ok {
+		recv = p.Elem()
+	}
+	generic, ok := types.Unalias(recv).(*types.Named)
+	if !ok {
+		return nil, "cling cannot name the receiver's generic type"
+	}
+	generic = generic.Origin()
+	var out []*Op
+	why := ""
+	for _, targs := range c.typeArgs(generic.TypeParams()) {
+		inst, err := types.Instantiate(nil, generic, targs, true)
+		if err != nil {
+			continue
+		}
+		named := inst.(*types.Named)
+		for i := 0; i < named.NumMethods(); i++ {
+			m := named.Method(i)
+			if m.Name() != fn.Name() {
+				continue
+			}
+			op, opWhy := c.callOp(m, m.Type().(*types.Signature), nil)
+			if op != nil {
+				out = append(out, op)
+			} else if why == "" {
+				why = funcName(m, m.Type().(*types.Signature), nil) + ": " + opWhy
+			}
+		}
+	}
+	if len(out) == 0 && why == "" {
+		why = c.whyNoTypeArgs(generic.TypeParams())
+	}
+	return out, why
+}
+
 func recvTypeParams(sig *types.Signature) int {
 	if sig.RecvTypeParams() != nil {
 		return sig.RecvTypeParams().Len()
@@ -604,9 +648,14 @@ func recvTypeParams(sig *types.Signature) int {
 func (c *Cluster) instantiations(fn *types.Func) [][]types.Type {
 	sig := fn.Type().(*types.Signature)
 	if sig.Recv() != nil {
-		return nil // methods of generic types: their receivers are instantiated types
+		return nil // methods of generic types: see genericMethodOps
 	}
-	tps := sig.TypeParams()
+	return c.typeArgs(sig.TypeParams())
+}
+
+// typeArgs proposes type arguments for the type parameters tps, as
+// instantiations describes.
+func (c *Cluster) typeArgs(tps *types.TypeParamList) [][]types.Type {
 	candidates := c.typeArgCandidates()
 	options := make([][]types.Type, tps.Len())
 	derived := make([]types.Type, tps.Len())
@@ -822,13 +871,14 @@ func (c *Cluster) typeArgCandidates() []types.Type {
 
 // whyNoInstantiation says why instantiations has nothing for fn.
 func (c *Cluster) whyNoInstantiation(fn *types.Func) string {
-	sig := fn.Type().(*types.Signature)
-	if sig.Recv() != nil {
-		return "cling does not call the methods of generic types"
-	}
+	return c.whyNoTypeArgs(fn.Type().(*types.Signature).TypeParams())
+}
+
+// whyNoTypeArgs says why typeArgs has nothing for tps.
+func (c *Cluster) whyNoTypeArgs(tps *types.TypeParamList) string {
 	candidates := c.typeArgCandidates()
-	for i := 0; i < sig.TypeParams().Len(); i++ {
-		tp := sig.TypeParams().At(i)
+	for i := 0; i < tps.Len(); i++ {
+		tp := tps.At(i)
 		if builtFromTypeParams(tp) != nil {
 			continue
 		}

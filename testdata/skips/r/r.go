@@ -111,3 +111,21 @@ func (english) Greet(name string) int { return e.F(len(name)) }
 // NewGreeter returns a greeter whose type is unexported: tests call its
 // method through Greeter.
 func NewGreeter() Greeter { return english{} }
+
+// Box holds one value of any type; tests call its methods on a Box of a
+// type they pick (Box[int], Box[string]).
+type Box[T any] struct {
+	v   T
+	set bool
+}
+
+// Put stores v.
+func (b *Box[T]) Put(v T) { b.v, b.set = v, true }
+
+// Held classifies whether the box holds a value.
+func (b *Box[T]) Held() int {
+	if !b.set {
+		return e.F(0)
+	}
+	return e.F(1)
+}
