@@ -162,7 +162,7 @@ func isString(t types.Type) bool { return types.Identical(t, types.Typ[types.Str
 // parameter v fills on as one.
 func (c *Cluster) callTakesPath(call ssa.CallCommon, v ssa.Value, depth int) bool {
 	callee := call.StaticCallee()
-	if callee == nil || callee.Pkg == nil && callee.Origin() == nil {
+	if callee == nil {
 		return false
 	}
 	pkg := calleePackage(callee)
