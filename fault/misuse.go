@@ -57,7 +57,11 @@ import (
 //     made, given a label literal for its embedded label);
 //
 //  4. a nil result: with the values an execution observed (out, nil
-//     when not observed), for an operation on a nil value, an argument
+//     when not observed), for any fault, an argument (the receiver
+//     included) that is a result of a call that returned a non-nil error
+//     beside it: Go leaves the other results of a failed call undefined,
+//     and golang-lru's New(-5) returns a cache whose inner list is nil
+//     with its error; for an operation on a nil value, an argument
 //     that was observed nil and is a result of an earlier call (one that
 //     failed, returning a non-nil error, or one that says "none" with
 //     nil), or an error result observed nil (the call succeeded, and the
@@ -138,10 +142,12 @@ import (
 //
 //  13. one value in two places: for a hang, the statement, or a call
 //     that built one of its arguments, takes the same value (not of a
-//     plain-data type) as two of its arguments, receiver included:
-//     io.TeeReader(buffer, buffer) reads what it writes, and so does
-//     SanitizeReaderToWriter(buffer, buffer); the input never ends (see
-//     passedTwice).
+//     plain-data type) as two of its arguments, receiver included, or as
+//     one argument a value built from another: io.TeeReader(buffer,
+//     buffer) reads what it writes, and so do
+//     SanitizeReaderToWriter(buffer, buffer) and
+//     SanitizeReaderToWriter(bufio.NewReader(buffer), buffer); the input
+//     never ends (see passedTwice).
 //
 // Rule 3 also covers, for an operation on a nil value, an argument the
 // test made (a literal, a zero value, a fresh variable) of a struct type
@@ -221,6 +227,9 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg, raise
 				return fmt.Sprintf("%s is the nil error of %s, which succeeded", what, src.Op.Name)
 			}
 		}
+		if _, withError := nilResult(out, a); withError && src.Op.Kind == testcase.OpCall {
+			return fmt.Sprintf("%s is a result of %s, which returned an error", what, src.Op.Name)
+		}
 	}
 	if k == Hang {
 		if why := longWait(t, s); why != "" {
@@ -294,32 +303,54 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg, raise
 // passedTwice returns why a hang is the test's doing (rule 13): the
 // statement, or a call that made one of its arguments, passes the same
 // value, not of a plain-data type, in two places (its receiver
-// included): io.TeeReader(buffer, buffer) reads what it writes, and
-// SanitizeReaderToWriter(buffer, buffer) writes what it reads, so the
-// input never ends. "" if none.
+// included), or two values one of which is built from the other:
+// io.TeeReader(buffer, buffer) reads what it writes, and so do
+// SanitizeReaderToWriter(buffer, buffer) and
+// SanitizeReaderToWriter(bufio.NewReader(buffer), buffer): the input never
+// ends. "" if none.
 func passedTwice(t *testcase.Test, stmt int) string {
 	why, _ := builtOf(t, stmt, func(k int) (string, bool) {
 		s := t.Stmts[k]
 		if s.Op.Kind != testcase.OpCall {
 			return "", false
 		}
-		first := map[testcase.Ref]int{}
+		what := "the statement"
+		if k != stmt {
+			what = s.Op.Name + ", which built an argument,"
+		}
+		var args []int
 		for i, a := range s.Args {
-			if a.IsOmitted() || i >= len(s.Op.Params) || plainData(s.Op.Params[i]) {
-				continue
+			if !a.IsOmitted() && i < len(s.Op.Params) && !plainData(s.Op.Params[i]) {
+				args = append(args, i)
 			}
-			if j, ok := first[a]; ok {
-				what := "the statement"
-				if k != stmt {
-					what = s.Op.Name + ", which built an argument,"
+		}
+		for x, i := range args {
+			for _, j := range args[x+1:] {
+				a, b := s.Args[i], s.Args[j]
+				switch {
+				case a == b:
+					return fmt.Sprintf("%s takes the same value as %s and %s, and may read what it writes", what, position(s.Op, i), position(s.Op, j)), true
+				case a.Result == 0 && builtFromValue(t, b.Stmt, a.Stmt):
+					return fmt.Sprintf("%s takes as %s a value built from its %s, and may read what it writes", what, position(s.Op, j), position(s.Op, i)), true
+				case b.Result == 0 && builtFromValue(t, a.Stmt, b.Stmt):
+					return fmt.Sprintf("%s takes as %s a value built from its %s, and may read what it writes", what, position(s.Op, i), position(s.Op, j)), true
 				}
-				return fmt.Sprintf("%s takes the same value as %s and %s, and may read what it writes", what, position(s.Op, j), position(s.Op, i)), true
 			}
-			first[a] = i
 		}
 		return "", false
 	})
 	return why
+}
+
+// builtFromValue reports whether the value of statement i is built from
+// that of statement j through calls and literals, i itself not counted.
+func builtFromValue(t *testcase.Test, i, j int) bool {
+	for _, a := range t.Stmts[i].Args {
+		if !a.IsOmitted() && builtFrom(t, a.Stmt, j) {
+			return true
+		}
+	}
+	return false
 }
 
 // givenEarlier returns why what the test handed over before statement

@@ -498,7 +498,8 @@ func TestGivenEarlierFailedResult(t *testing.T) {
 	assert.Equal(t, "", Misused(nil, test, 4, NilDereference, "", "", nilOnly), "a nil without an error may be a value to use")
 }
 
-// A hang in a call that takes one value twice, or whose argument a call
+// A hang in a call that takes one value twice, or a value and one built
+// from it (bufio.NewReader(buffer), buffer), or whose argument a call
 // that took one value twice built (io.TeeReader(buffer, buffer)), is the
 // test's doing; the same value as two numbers, or two buffers, is not.
 func TestPassedTwice(t *testing.T) {
@@ -513,6 +514,7 @@ func TestPassedTwice(t *testing.T) {
 		return testcase.Stmt{Op: &testcase.Op{Kind: testcase.OpPrim, Type: typ}, Value: v}
 	}
 	policy := &testcase.Op{Kind: testcase.OpCall, Name: "bluemonday.UGCPolicy", Results: []types.Type{bufT}}
+	wrap := &testcase.Op{Kind: testcase.OpCall, Name: "bufio.NewReader", Params: []types.Type{readerT}, Results: []types.Type{readerT}}
 	stmts := []testcase.Stmt{
 		{Op: policy},                        // 0
 		lit(types.Typ[types.String], "9"),   // 1
@@ -523,6 +525,9 @@ func TestPassedTwice(t *testing.T) {
 		{Op: sanitize, Args: refs(0, 2, 2)}, // 6: reads what it writes
 		{Op: sanitize, Args: refs(0, 2, 3)}, // 7: two buffers
 		{Op: repeat, Args: refs(1, 1)},      // 8: plain data
+		{Op: wrap, Args: refs(2)},           // 9: reads buffer 2
+		{Op: sanitize, Args: refs(0, 9, 2)}, // 10: writes what it reads
+		{Op: sanitize, Args: refs(0, 9, 3)}, // 11: into another buffer
 	}
 	test := &testcase.Test{Stmts: stmts}
 	assert.Equal(t, "io.TeeReader, which built an argument, takes the same value as argument 1 and argument 2, and may read what it writes",
@@ -532,4 +537,29 @@ func TestPassedTwice(t *testing.T) {
 	assert.Equal(t, "", Misused(nil, test, 7, Hang, "", "", nil), "two buffers")
 	assert.Equal(t, "", Misused(nil, test, 8, Hang, "", "", nil), "a string twice")
 	assert.Equal(t, "", Misused(nil, test, 6, NilDereference, "", "", nil), "only a hang")
+	assert.Equal(t, "the statement takes as argument 1 a value built from its argument 2, and may read what it writes",
+		Misused(nil, test, 10, Hang, "", "", nil))
+	assert.Equal(t, "", Misused(nil, test, 11, Hang, "", "", nil), "a reader of one buffer, a writer of another")
+}
+
+// Any fault on a result of a call that returned an error beside it is
+// misuse: golang-lru's New(-5) returns a cache with its error, and the
+// cache's methods dereference the list it never made. Without the error
+// observed, the fault stands.
+func TestResultOfFailedCall(t *testing.T) {
+	errT := types.Universe.Lookup("error").Type()
+	cacheT := types.NewPointer(types.NewStruct(nil, nil))
+	test := &testcase.Test{Stmts: []testcase.Stmt{
+		{Op: &testcase.Op{Kind: testcase.OpPrim, Type: types.Typ[types.Int]}, Value: int64(-5)},
+		{Op: &testcase.Op{Kind: testcase.OpCall, Name: "lru.New[int, int]", Params: []types.Type{types.Typ[types.Int]}, Results: []types.Type{cacheT, errT}}, Args: refs(0)},
+		{Op: &testcase.Op{Kind: testcase.OpCall, Name: "(*lru.Cache[int, int]).Purge", Method: true, Params: []types.Type{cacheT}, API: true}, Args: refs(1)},
+	}}
+	failed := &testcase.Outcome{Observations: []testcase.Observation{
+		{Ref: testcase.Ref{Stmt: 1}, Kind: testcase.ObsNotNil},
+		{Ref: testcase.Ref{Stmt: 1, Result: 1}, Kind: testcase.ObsError, Text: "must provide a positive size"},
+	}}
+	assert.Equal(t, "the receiver of (*lru.Cache[int, int]).Purge is a result of lru.New[int, int], which returned an error", Misused(nil, test, 2, NilDereference, "", "", failed))
+	assert.Equal(t, "the receiver of (*lru.Cache[int, int]).Purge is a result of lru.New[int, int], which returned an error", Misused(nil, test, 2, IndexOutOfRange, "", "", failed), "any fault")
+	worked := &testcase.Outcome{Observations: []testcase.Observation{{Ref: testcase.Ref{Stmt: 1}, Kind: testcase.ObsNotNil}}}
+	assert.Equal(t, "", Misused(nil, test, 2, NilDereference, "", "", worked))
 }
