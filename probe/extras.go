@@ -150,8 +150,16 @@ func (fi *fileInstr) funCalProbe(call *ast.CallExpr, k int32, used bool, spec []
 			break
 		}
 		targ := ""
-		if tv.IsNil() || typeinfo.IsUntyped(tv.Type) {
-			name, named := typeinfo.TypeText(fi.pkg.Types, fi.pkg.Info, fi.file, sig.Params().At(arg).Type())
+		if tv.IsNil() || typeinfo.IsUntyped(tv.Type) || tv.Value != nil {
+			// A nil or an untyped constant takes the parameter's type;
+			// so does a constant the checker converted to it (the 0 of
+			// file.Seek(0, io.SeekEnd) is recorded as int64), which as
+			// the argument of the generic FCA would become an int.
+			t := sig.Params().At(arg).Type()
+			if tv.Value != nil && !typeinfo.IsUntyped(tv.Type) {
+				t = tv.Type
+			}
+			name, named := typeinfo.TypeText(fi.pkg.Types, fi.pkg.Info, fi.file, t)
 			if !named {
 				ok = false
 				break

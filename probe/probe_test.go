@@ -335,3 +335,28 @@ func TestMutantsExtras(t *testing.T) {
 	assert.Equal(t, []bool{true, true, true, true, true, true, false}, x.Called, "nobody calls Audit")
 	assert.Empty(t, x.Panics)
 }
+
+// A constant argument the checker converted to its parameter's type keeps
+// that type in the instrumented build: the 0 of p.Car.Wait(0, "lazy"),
+// where Wait takes an int64, would otherwise reach the generic keeper of
+// arguments as an int, and the build fail.
+func TestConvertedConstantArgument(t *testing.T) {
+	dir := fixture.Copy(t, "personcar")
+	files := map[string]string{
+		"car/wait.go": "package car\n\n// Wait waits d units.\nfunc (c *Car) Wait(d int64, why string) int64 {\n" +
+			"\tif d > 0 {\n\t\treturn d\n\t}\n\treturn 0\n}\n",
+		"person/pause.go": "package person\n\n// Pause waits for the car.\nfunc (p *Person) Pause() int64 {\n" +
+			"\tif p.Lazy {\n\t\treturn p.Car.Wait(0, \"lazy\")\n\t}\n\treturn -1\n}\n",
+		"person/pause_test.go": "package person\n\nimport (\n\t\"testing\"\n\n\t\"example.com/personcar/car\"\n)\n\n" +
+			"func TestPause(t *testing.T) {\n\tif got := (&Person{Car: &car.Car{}, Lazy: true}).Pause(); got != 0 {\n\t\tt.Fatal(got)\n\t}\n}\n",
+	}
+	for name, src := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644))
+	}
+	a := analyzeIn(t, dir, "./person", "./car")
+	tg, err := targets.Of(a)
+	require.NoError(t, err)
+	run := runSuiteWith(t, probe.NewPlanWith(a, probe.Coverage, tg, allExtras), probe.TestOptions{})
+	require.NotNil(t, run.Extras, "the instrumented build compiles and runs")
+	assert.Contains(t, run.Covered, true)
+}
