@@ -153,7 +153,11 @@ import (
 // test made (a literal, a zero value, a fresh variable) of a struct type
 // with a constructor, that leaves one of its map, pointer, channel, func
 // or interface fields nil: the constructor would have filled it
-// (goldmark's parser.Config{}, whose Options map parser.NewConfig makes).
+// (goldmark's parser.Config{}, whose Options map parser.NewConfig makes);
+// and, constructor or not, one that leaves an embedded field of pointer
+// or interface type nil, through which the struct's promoted methods
+// reach nil (afero.Afero{}, whose methods use the Fs it embeds; see
+// embeddedLeftNil).
 //
 // Other faults with no statement (crashes) and data races are never
 // misuse. For a crash, the minimised reproducer's last statement is the
@@ -460,11 +464,47 @@ func holdsNil(c *testcase.Cluster, t *testcase.Test, i int) string {
 			return "nil " + types.TypeString(src.Op.Type, shortQualifier), true
 		case madeByTest(src.Op) && opaque(src.Op.Type):
 			return "the zero value of " + types.TypeString(structOf(src.Op.Type), shortQualifier), true
+		case madeByTest(src.Op) && embeddedLeftNil(t, k) != "":
+			return fmt.Sprintf("a value of %s whose embedded %s the test left nil", types.TypeString(structOf(src.Op.Type), shortQualifier), embeddedLeftNil(t, k)), true
 		}
 		why := bypassing(c, src.Op)
 		return why, why != ""
 	})
 	return why
+}
+
+// embeddedLeftNil returns the first embedded field of pointer or
+// interface type that the struct value statement i makes (a literal, a
+// zero value, a fresh variable) leaves nil, "" if none: a struct that
+// embeds an interface or a pointer hands its methods on to the value
+// embedded (afero.Afero{} embeds an Fs, bufio.ReadWriter{} a *Reader and
+// a *Writer), and with none there every such call dereferences nil.
+func embeddedLeftNil(t *testcase.Test, i int) string {
+	s := t.Stmts[i]
+	st := structOf(s.Op.Type)
+	if st == nil {
+		return ""
+	}
+	set := map[string]bool{}
+	if s.Op.Kind == testcase.OpComposite {
+		for k, f := range s.Op.Fields {
+			if k < len(s.Args) && !s.Args[k].IsOmitted() && !nilValue(t.Stmts[s.Args[k].Stmt].Op) {
+				set[f.Name()] = true
+			}
+		}
+	}
+	u := st.Underlying().(*types.Struct)
+	for k := 0; k < u.NumFields(); k++ {
+		f := u.Field(k)
+		if !f.Embedded() || set[f.Name()] {
+			continue
+		}
+		switch f.Type().Underlying().(type) {
+		case *types.Pointer, *types.Interface:
+			return f.Name()
+		}
+	}
+	return ""
 }
 
 // builtOf walks the statements the value of statement i is built from,

@@ -563,3 +563,34 @@ func TestResultOfFailedCall(t *testing.T) {
 	worked := &testcase.Outcome{Observations: []testcase.Observation{{Ref: testcase.Ref{Stmt: 1}, Kind: testcase.ObsNotNil}}}
 	assert.Equal(t, "", Misused(nil, test, 2, NilDereference, "", "", worked))
 }
+
+// A literal that leaves an embedded interface or pointer nil hands its
+// promoted methods on to nil: afero.Afero{} embeds the Fs it works on.
+// One that sets it, or whose embedded field is a value, is no misuse.
+func TestEmbeddedLeftNil(t *testing.T) {
+	pkg := types.NewPackage("example.com/afero", "afero")
+	fsT := types.NewNamed(types.NewTypeName(token.NoPos, pkg, "Fs", nil), types.NewInterfaceType([]*types.Func{
+		types.NewFunc(token.NoPos, pkg, "Stat", types.NewSignatureType(nil, nil, nil, nil, nil, false))}, nil), nil)
+	embedded := types.NewField(token.NoPos, pkg, "Fs", fsT, true)
+	afero := types.NewNamed(types.NewTypeName(token.NoPos, pkg, "Afero", nil), types.NewStruct([]*types.Var{embedded}, nil), nil)
+	named := types.NewField(token.NoPos, pkg, "Fs", fsT, false)
+	holder := types.NewNamed(types.NewTypeName(token.NoPos, pkg, "Holder", nil), types.NewStruct([]*types.Var{named}, nil), nil)
+	lit := func(typ types.Type, f *types.Var) *testcase.Op {
+		return &testcase.Op{Kind: testcase.OpComposite, Type: typ, Fields: []*types.Var{f}}
+	}
+	isDir := &testcase.Op{Kind: testcase.OpCall, Name: "(afero.Afero).IsDir", Method: true, Params: []types.Type{afero}, API: true}
+	newFs := &testcase.Op{Kind: testcase.OpCall, Name: "afero.NewMemMapFs", Results: []types.Type{fsT}}
+	test := &testcase.Test{Stmts: []testcase.Stmt{
+		{Op: lit(afero, embedded), Args: []testcase.Ref{testcase.Omitted}}, // 0
+		{Op: isDir, Args: refs(0)},                // 1
+		{Op: newFs},                               // 2
+		{Op: lit(afero, embedded), Args: refs(2)}, // 3
+		{Op: isDir, Args: refs(3)},                // 4
+		{Op: lit(holder, named), Args: []testcase.Ref{testcase.Omitted}}, // 5
+		{Op: isDir, Args: refs(5)},                                       // 6
+	}}
+	assert.Equal(t, "the receiver of (afero.Afero).IsDir is built from a value of afero.Afero whose embedded Fs the test left nil", Misused(nil, test, 1, NilDereference, "", "", nil))
+	assert.Equal(t, "", Misused(nil, test, 4, NilDereference, "", "", nil), "the Fs is set")
+	assert.Equal(t, "", Misused(nil, test, 6, NilDereference, "", "", nil), "a named field: the code may check it")
+	assert.Equal(t, "", Misused(nil, test, 1, IndexOutOfRange, "", "", nil), "not an operation on nil")
+}
