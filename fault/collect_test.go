@@ -2,6 +2,7 @@ package fault_test
 
 import (
 	"context"
+	"go/token"
 	"go/types"
 	"testing"
 	"time"
@@ -242,4 +243,31 @@ func TestMisusedDrivenStep(t *testing.T) {
 	assert.Equal(t, "it takes what (caller.Shape).Area returned, a step of caller's own that the test took itself", fault.Misused(c, result, 3, fault.IndexOutOfRange, "", "", nil))
 	none := &testcase.Test{Stmts: []testcase.Stmt{{Op: shapes}, {Op: first, Args: []testcase.Ref{{Stmt: 0}}}, {Op: index, Args: []testcase.Ref{{Stmt: 1}}}}}
 	assert.Equal(t, "", fault.Misused(c, none, 2, fault.IndexOutOfRange, "", "", nil))
+}
+
+// A literal of another package's struct type that leaves one of its
+// pointer, interface, func or map fields nil is no value that package
+// would hand out: &io.LimitedReader{N: 8} without its R, read by the
+// code under test. A literal of R's own type that does so is left to the
+// other rules: R may be meant to check the field.
+func TestMisusedLiteralOfAnotherPackage(t *testing.T) {
+	a, err := couple.LoadPair(ccfg.LoadConfig{Dir: fixture.Copy(t, "constructs")}, "./caller", "./callee")
+	require.NoError(t, err)
+	c := testcase.NewCluster(a, 4)
+	ioPkg := types.NewPackage("io", "io")
+	readerT := types.NewInterfaceType([]*types.Func{types.NewFunc(token.NoPos, ioPkg, "Read", types.NewSignatureType(nil, nil, nil, nil, nil, false))}, nil)
+	r := types.NewField(token.NoPos, ioPkg, "R", readerT, false)
+	n := types.NewField(token.NoPos, ioPkg, "N", types.Typ[types.Int64], false)
+	limited := types.NewNamed(types.NewTypeName(token.NoPos, ioPkg, "LimitedReader", nil), types.NewStruct([]*types.Var{r, n}, nil), nil)
+	own := types.NewNamed(types.NewTypeName(token.NoPos, c.Caller.Types, "Source", nil), types.NewStruct([]*types.Var{r, n}, nil), nil)
+	read := &testcase.Op{Kind: testcase.OpCall, Name: "caller.Read", API: true, Params: []types.Type{readerT}}
+	test := func(typ types.Type) *testcase.Test {
+		return &testcase.Test{Stmts: []testcase.Stmt{
+			{Op: &testcase.Op{Kind: testcase.OpPrim, Type: types.Typ[types.Int64]}, Value: int64(8)},
+			{Op: &testcase.Op{Kind: testcase.OpComposite, Type: types.NewPointer(typ), Ptr: true, Fields: []*types.Var{r, n}}, Args: []testcase.Ref{testcase.Omitted, {Stmt: 0}}},
+			{Op: read, Args: []testcase.Ref{{Stmt: 1}}},
+		}}
+	}
+	assert.Equal(t, "argument 1 of caller.Read is built from a value of io.LimitedReader whose field R the test left nil", fault.Misused(c, test(limited), 2, fault.NilDereference, "", "", nil))
+	assert.Equal(t, "", fault.Misused(c, test(own), 2, fault.NilDereference, "", "", nil))
 }

@@ -157,7 +157,8 @@ import (
 // and, constructor or not, one that leaves an embedded field of pointer
 // or interface type nil, through which the struct's promoted methods
 // reach nil (afero.Afero{}, whose methods use the Fs it embeds; see
-// embeddedLeftNil).
+// embeddedLeftNil), or, of a type of another package than R and E, any
+// such field (&io.LimitedReader{N: 8} without its R).
 //
 // Other faults with no statement (crashes) and data races are never
 // misuse. For a crash, the minimised reproducer's last statement is the
@@ -466,11 +467,26 @@ func holdsNil(c *testcase.Cluster, t *testcase.Test, i int) string {
 			return "the zero value of " + types.TypeString(structOf(src.Op.Type), shortQualifier), true
 		case madeByTest(src.Op) && embeddedLeftNil(t, k) != "":
 			return fmt.Sprintf("a value of %s whose embedded %s the test left nil", types.TypeString(structOf(src.Op.Type), shortQualifier), embeddedLeftNil(t, k)), true
+		case madeByTest(src.Op) && ofAnotherPackage(c, structOf(src.Op.Type)) && leftNil(t, k) != "":
+			return fmt.Sprintf("a value of %s whose field %s the test left nil", types.TypeString(structOf(src.Op.Type), shortQualifier), leftNil(t, k)), true
 		}
 		why := bypassing(c, src.Op)
 		return why, why != ""
 	})
 	return why
+}
+
+// ofAnotherPackage reports whether t is a named type of a package other
+// than R and E (the standard library's io.LimitedReader, say): the code
+// under test takes such a value as its package defines it, and one the
+// test left part of nil is no value that package would hand out.
+func ofAnotherPackage(c *testcase.Cluster, t types.Type) bool {
+	n, ok := t.(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || c == nil || c.Caller == nil || c.Callee == nil {
+		return false
+	}
+	p := n.Obj().Pkg().Path()
+	return p != c.Caller.Path && p != c.Callee.Path
 }
 
 // embeddedLeftNil returns the first embedded field of pointer or
