@@ -98,8 +98,9 @@ type Op struct {
 	// ByReflection marks a method call the executor makes through
 	// reflection: the receiver's type cannot be named outside its
 	// package, nor can one of the method's results (a builder's method
-	// that returns its own unexported type), so no interface holding the
-	// method can be written either. The written test calls it directly.
+	// that returns its own unexported type) or parameters, so no
+	// interface holding the method can be written either. The written
+	// test calls it directly.
 	ByReflection bool
 	// Open is true for a channel left open after its elements: receiving
 	// past them blocks, where a closed channel would always be ready.
@@ -922,6 +923,14 @@ func (c *Cluster) callOp(fn *types.Func, sig *types.Signature, targs []types.Typ
 		if !nameable(recv.Type(), c.Caller.Types) {
 			for i := 0; i < sig.Results().Len(); i++ {
 				if !nameable(sig.Results().At(i).Type(), c.Caller.Types) {
+					op.ByReflection = true
+				}
+			}
+			for i := 0; i < sig.Params().Len(); i++ {
+				// An interface holding the method must write its
+				// parameters as they are declared, not as their
+				// signatures (see WrittenType).
+				if t := sig.Params().At(i).Type(); WrittenType(t) != t {
 					op.ByReflection = true
 				}
 			}

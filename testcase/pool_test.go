@@ -351,8 +351,9 @@ func TestUnexportedBuildersAndCallbacks(t *testing.T) {
 		api[op.Name] = op
 	}
 	assert.Equal(t, []string{"(*policy.Policy).Allow", "(*policy.Policy).Allows", "(*policy.Policy).Rewrite",
-		"(*policy.ruleBuilder).Add", "(*policy.ruleBuilder).From", "policy.New"}, names(c.API))
+		"(*policy.ruleBuilder).Add", "(*policy.ruleBuilder).From", "(*policy.ruleBuilder).Via", "policy.New"}, names(c.API))
 	assert.True(t, api["(*policy.ruleBuilder).From"].ByReflection, "From returns the unexported builder")
+	assert.True(t, api["(*policy.ruleBuilder).Via"].ByReflection, "an interface would write Via's rewriter as its signature, which the method does not have")
 	assert.False(t, api["(*policy.ruleBuilder).Add"].ByReflection, "Add returns a *Policy, which an interface can name")
 	assert.False(t, api["(*policy.Policy).Allow"].ByReflection, "a method of an exported type is called directly")
 

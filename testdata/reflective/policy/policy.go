@@ -54,6 +54,13 @@ func (b *ruleBuilder) Add() *Policy {
 	return b.p
 }
 
+// Via adds the rule to its policy, which from then on passes every name
+// through fn first, and returns the policy.
+func (b *ruleBuilder) Via(fn rewriter) *Policy {
+	b.p.rewrite = fn
+	return b.Add()
+}
+
 // Rewrite makes the policy pass every name through fn first.
 func (p *Policy) Rewrite(fn rewriter) { p.rewrite = fn }
 
