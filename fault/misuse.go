@@ -476,6 +476,23 @@ func holdsNil(c *testcase.Cluster, t *testcase.Test, i int) string {
 	return why
 }
 
+// fieldsSet returns the names of the fields that the struct value
+// statement i makes sets to something other than nil: for a composite
+// literal, the fields it is given; for a zero value or a fresh variable,
+// none.
+func fieldsSet(t *testcase.Test, i int) map[string]bool {
+	s := t.Stmts[i]
+	set := map[string]bool{}
+	if s.Op.Kind == testcase.OpComposite {
+		for k, f := range s.Op.Fields {
+			if k < len(s.Args) && !s.Args[k].IsOmitted() && !nilValue(t.Stmts[s.Args[k].Stmt].Op) {
+				set[f.Name()] = true
+			}
+		}
+	}
+	return set
+}
+
 // ofAnotherPackage reports whether t is a named type of a package other
 // than R and E (the standard library's io.LimitedReader, say): the code
 // under test takes such a value as its package defines it, and one the
@@ -501,14 +518,7 @@ func embeddedLeftNil(t *testcase.Test, i int) string {
 	if st == nil {
 		return ""
 	}
-	set := map[string]bool{}
-	if s.Op.Kind == testcase.OpComposite {
-		for k, f := range s.Op.Fields {
-			if k < len(s.Args) && !s.Args[k].IsOmitted() && !nilValue(t.Stmts[s.Args[k].Stmt].Op) {
-				set[f.Name()] = true
-			}
-		}
-	}
+	set := fieldsSet(t, i)
 	u := st.Underlying().(*types.Struct)
 	for k := 0; k < u.NumFields(); k++ {
 		f := u.Field(k)
@@ -1035,14 +1045,7 @@ func leftNil(t *testcase.Test, i int) string {
 	if st == nil {
 		return ""
 	}
-	set := map[string]bool{}
-	if s.Op.Kind == testcase.OpComposite {
-		for k, f := range s.Op.Fields {
-			if k < len(s.Args) && !s.Args[k].IsOmitted() && !nilValue(t.Stmts[s.Args[k].Stmt].Op) {
-				set[f.Name()] = true
-			}
-		}
-	}
+	set := fieldsSet(t, i)
 	u := st.Underlying().(*types.Struct)
 	for k := 0; k < u.NumFields(); k++ {
 		f := u.Field(k)
