@@ -198,7 +198,7 @@ func TestPairsSkipsBrokenPackages(t *testing.T) {
 	r := runCling(t, dir, "pairs", "--all", "--json")
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Equal(t, "cling: warning: skipping example.com/personcar/broken: has errors: "+
-		filepath.Join(broken, "b.go")+":3:23: cannot use \"x\" (untyped string constant) as int value in return statement\n", r.stderr)
+		"broken/b.go:3:23: cannot use \"x\" (untyped string constant) as int value in return statement\n", r.stderr)
 	var rep struct {
 		Pairs []struct {
 			Caller, Callee string
@@ -212,6 +212,7 @@ func TestPairsSkipsBrokenPackages(t *testing.T) {
 	assert.Equal(t, "example.com/personcar/person", rep.Pairs[0].Caller)
 	require.Len(t, rep.Skipped, 1)
 	assert.Equal(t, "example.com/personcar/broken", rep.Skipped[0].Package)
+	assert.Equal(t, "has errors: broken/b.go:3:23: cannot use \"x\" (untyped string constant) as int value in return statement", rep.Skipped[0].Reason)
 
 	r = runCling(t, dir, "pairs", "./broken")
 	assert.Equal(t, 1, r.code)

@@ -97,7 +97,7 @@ func loadSelection(c *cli.Context, sel shard.Selection) (batch.Run, shard.Select
 	if err != nil {
 		return batch.Run{}, sel, err
 	}
-	warnSkipped(c, prog.Skipped)
+	warnSkipped(c, prog)
 	if prog.MainModule == nil || prog.MainModule.Dir == "" {
 		return batch.Run{}, sel, fmt.Errorf("cling needs a Go module: no go.mod found for %s", prog.Dir)
 	}

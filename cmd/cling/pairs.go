@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -44,8 +45,8 @@ where R or E has no branches at all are trivial and hidden unless --all.`,
 			if err != nil {
 				return err
 			}
-			warnSkipped(c, prog.Skipped)
-			rep := pairsReport{Pairs: []pairReport{}, Skipped: skippedReports(prog.Skipped)}
+			warnSkipped(c, prog)
+			rep := pairsReport{Pairs: []pairReport{}, Skipped: skippedReports(prog)}
 			for _, p := range pairs {
 				if p.CoupledBranches < c.Int("min-coupled") || (p.Trivial && !c.Bool("all")) {
 					continue
@@ -80,20 +81,27 @@ type skippedReport struct {
 	Reason  string `json:"reason"`
 }
 
-func skippedReports(skipped []ccfg.SkippedPackage) []skippedReport {
+func skippedReports(prog *ccfg.Program) []skippedReport {
 	out := []skippedReport{}
-	for _, s := range skipped {
-		out = append(out, skippedReport{Package: s.Path, Reason: s.Reason})
+	for _, s := range prog.Skipped {
+		out = append(out, skippedReport{Package: s.Path, Reason: skipReason(prog, s)})
 	}
 	return out
 }
 
 // warnSkipped prints a warning for each package left out of a command
 // over many pairs because it does not type-check.
-func warnSkipped(c *cli.Context, skipped []ccfg.SkippedPackage) {
-	for _, s := range skipped {
-		fmt.Fprintf(c.App.ErrWriter, "cling: warning: skipping %s: %s\n", s.Path, strings.TrimPrefix(s.Reason, "package "+s.Path+" "))
+func warnSkipped(c *cli.Context, prog *ccfg.Program) {
+	for _, s := range prog.Skipped {
+		fmt.Fprintf(c.App.ErrWriter, "cling: warning: skipping %s: %s\n", s.Path, skipReason(prog, s))
 	}
+}
+
+// skipReason says why a package was skipped, without repeating its path,
+// and with the files under the patterns' directory named relative to it.
+func skipReason(prog *ccfg.Program, s ccfg.SkippedPackage) string {
+	reason := strings.TrimPrefix(s.Reason, "package "+s.Path+" ")
+	return strings.ReplaceAll(reason, prog.Dir+string(filepath.Separator), "")
 }
 
 type pairReport struct {
