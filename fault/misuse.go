@@ -476,12 +476,17 @@ func holdsNil(c *testcase.Cluster, t *testcase.Test, i int) string {
 	return why
 }
 
-// fieldsSet returns the names of the fields that the struct value
-// statement i makes sets to something other than nil: for a composite
-// literal, the fields it is given; for a zero value or a fresh variable,
-// none.
-func fieldsSet(t *testcase.Test, i int) map[string]bool {
+// unsetField returns the name of the first field of the struct value
+// statement i makes (a composite literal, a zero value, a fresh variable)
+// that the value leaves nil and kind accepts, or "": a literal sets the
+// fields it is given something other than nil; a zero value or a fresh
+// variable sets none.
+func unsetField(t *testcase.Test, i int, kind func(*types.Var) bool) string {
 	s := t.Stmts[i]
+	st := structOf(s.Op.Type)
+	if st == nil {
+		return ""
+	}
 	set := map[string]bool{}
 	if s.Op.Kind == testcase.OpComposite {
 		for k, f := range s.Op.Fields {
@@ -490,7 +495,13 @@ func fieldsSet(t *testcase.Test, i int) map[string]bool {
 			}
 		}
 	}
-	return set
+	u := st.Underlying().(*types.Struct)
+	for k := 0; k < u.NumFields(); k++ {
+		if f := u.Field(k); !set[f.Name()] && kind(f) {
+			return f.Name()
+		}
+	}
+	return ""
 }
 
 // ofAnotherPackage reports whether t is a named type of a package other
@@ -513,24 +524,13 @@ func ofAnotherPackage(c *testcase.Cluster, t types.Type) bool {
 // embedded (afero.Afero{} embeds an Fs, bufio.ReadWriter{} a *Reader and
 // a *Writer), and with none there every such call dereferences nil.
 func embeddedLeftNil(t *testcase.Test, i int) string {
-	s := t.Stmts[i]
-	st := structOf(s.Op.Type)
-	if st == nil {
-		return ""
-	}
-	set := fieldsSet(t, i)
-	u := st.Underlying().(*types.Struct)
-	for k := 0; k < u.NumFields(); k++ {
-		f := u.Field(k)
-		if !f.Embedded() || set[f.Name()] {
-			continue
-		}
+	return unsetField(t, i, func(f *types.Var) bool {
 		switch f.Type().Underlying().(type) {
 		case *types.Pointer, *types.Interface:
-			return f.Name()
+			return f.Embedded()
 		}
-	}
-	return ""
+		return false
+	})
 }
 
 // builtOf walks the statements the value of statement i is built from,
@@ -1040,21 +1040,10 @@ func nearInt(t *testcase.Test, i int, bound int64) (int64, bool) {
 // zero value or a fresh variable) leaves nil, or "": the first unexported
 // one, or an exported one the literal does not set or sets to nil.
 func leftNil(t *testcase.Test, i int) string {
-	s := t.Stmts[i]
-	st := structOf(s.Op.Type)
-	if st == nil {
-		return ""
-	}
-	set := fieldsSet(t, i)
-	u := st.Underlying().(*types.Struct)
-	for k := 0; k < u.NumFields(); k++ {
-		f := u.Field(k)
-		if _, slice := f.Type().Underlying().(*types.Slice); slice || !nilable(f.Type()) || set[f.Name()] {
-			continue
-		}
-		return f.Name()
-	}
-	return ""
+	return unsetField(t, i, func(f *types.Var) bool {
+		_, slice := f.Type().Underlying().(*types.Slice)
+		return !slice && nilable(f.Type())
+	})
 }
 
 // opaque reports whether t is a struct type, or a pointer to one, with
