@@ -318,14 +318,6 @@ func (g *gen) call(op *testcase.Op) string {
 	}
 	call := fun + "(" + strings.Join(args, ", ") + ")"
 	n := len(op.Results)
-	var errs []string
-	for _, r := range op.Results {
-		errs = append(errs, fmt.Sprint(isError(r)))
-	}
-	errOut := ""
-	if n > 0 {
-		errOut = ", ErrorOut: []bool{" + strings.Join(errs, ", ") + "}"
-	}
 	if n == 0 {
 		return fmt.Sprintf("{Outputs: 0, Call: func(a []any) []any { %s; return nil }}", call)
 	}
@@ -333,8 +325,18 @@ func (g *gen) call(op *testcase.Op) string {
 	for i := 0; i < n; i++ {
 		rs = append(rs, fmt.Sprintf("r%d", i))
 	}
-	return fmt.Sprintf("{Outputs: %d%s, Call: func(a []any) []any { %s := %s; return []any{%s} }}",
-		n, errOut, strings.Join(rs, ", "), call, strings.Join(rs, ", "))
+	return fmt.Sprintf("{Outputs: %d, %s, Call: func(a []any) []any { %s := %s; return []any{%s} }}",
+		n, errorOut(op), strings.Join(rs, ", "), call, strings.Join(rs, ", "))
+}
+
+// errorOut renders the ErrorOut field of a call's stub: which results are
+// of static type error.
+func errorOut(op *testcase.Op) string {
+	var errs []string
+	for _, r := range op.Results {
+		errs = append(errs, fmt.Sprint(isError(r)))
+	}
+	return "ErrorOut: []bool{" + strings.Join(errs, ", ") + "}"
 }
 
 // reflectCall renders the stub of a method call the executor makes
@@ -349,11 +351,7 @@ func (g *gen) reflectCall(op *testcase.Op) string {
 	if n == 0 {
 		return fmt.Sprintf("{Outputs: 0, Call: func(a []any) []any { %s; return nil }}", call)
 	}
-	var errs []string
-	for _, r := range op.Results {
-		errs = append(errs, fmt.Sprint(isError(r)))
-	}
-	return fmt.Sprintf("{Outputs: %d, ErrorOut: []bool{%s}, Call: func(a []any) []any { return %s }}", n, strings.Join(errs, ", "), call)
+	return fmt.Sprintf("{Outputs: %d, %s, Call: func(a []any) []any { return %s }}", n, errorOut(op), call)
 }
 
 func isError(t types.Type) bool {
