@@ -289,6 +289,11 @@ type Cluster struct {
 	// through them (see DrivenByCaller), found once.
 	driven     map[string]bool
 	drivenOnce sync.Once
+	// assignableTo remembers assignable's answers, by the identity of the
+	// two types: breeding asks the same few pairs again and again, and
+	// whether a type implements an interface means looking up each of
+	// its methods.
+	assignableTo map[[2]types.Type]bool
 }
 
 // Skip is a function or method of R that a test outside R can call, but
@@ -1049,6 +1054,24 @@ func assignable(v, t types.Type) bool {
 		return types.Implements(v, iface)
 	}
 	return false
+}
+
+// assignable is assignable(v, t), remembered where t is an interface (a
+// lookup costs more than comparing two other types).
+func (c *Cluster) assignable(v, t types.Type) bool {
+	if _, ok := t.Underlying().(*types.Interface); !ok || v == t {
+		return v == t || types.Identical(v, t)
+	}
+	key := [2]types.Type{v, t}
+	if ok, seen := c.assignableTo[key]; seen {
+		return ok
+	}
+	if c.assignableTo == nil {
+		c.assignableTo = map[[2]types.Type]bool{}
+	}
+	ok := assignable(v, t)
+	c.assignableTo[key] = ok
+	return ok
 }
 
 // unbuildableInput returns why a value for one of op's inputs cannot be

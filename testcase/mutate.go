@@ -70,7 +70,7 @@ func (g *Generator) ValueBefore(t *Test, pos int, want, prefer types.Type) (Ref,
 	var same, any []Ref
 	for i := 0; i < pos; i++ {
 		for r, out := range t.Stmts[i].Op.Outputs() {
-			if !assignable(out, want) {
+			if !g.C.assignable(out, want) {
 				continue
 			}
 			ref := Ref{Stmt: i, Result: r}

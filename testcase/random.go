@@ -380,7 +380,7 @@ func (in *inserter) any(typ types.Type) (Ref, bool) {
 	var cands []Ref
 	for i := 0; i < in.pos; i++ {
 		for r, out := range in.t.Stmts[i].Op.Outputs() {
-			if assignable(out, typ) {
+			if in.g.C.assignable(out, typ) {
 				cands = append(cands, Ref{Stmt: i, Result: r})
 			}
 		}
