@@ -40,12 +40,22 @@ func (o *Objectives) Taken(b couple.Branch) bool {
 // otherwise, so that entering the callee in context always counts as
 // progress. D is the approach level plus the normalised branch distance.
 func (o *Objectives) BranchDistance(b couple.Branch) float64 {
+	i, outcome := o.branchNode(b)
+	k := outcomeNumber(i, outcome)
+	if o.bStamp[k] != o.stamp {
+		o.bStamp[k], o.bCache[k] = o.stamp, o.branchDistance(b, i, outcome)
+	}
+	return o.bCache[k]
+}
+
+// branchDistance is BranchDistance of b, outcome outcome of node i,
+// worked out.
+func (o *Objectives) branchDistance(b couple.Branch, i int32, outcome bool) float64 {
 	if o.Taken(b) {
 		return 0
 	}
-	i, outcome := o.branchNode(b)
 	if !o.ix.Nodes[i].InCallee() {
-		return nu(o.distance(i, outcome, -1))
+		return nu(o.callerDistance(i, outcome))
 	}
 	best, entered := math.Inf(1), false
 	for _, s := range o.sitesOf(i) {
@@ -66,7 +76,7 @@ func (o *Objectives) BranchDistance(b couple.Branch) float64 {
 				best = 0 // r taken, but s never entered
 				break
 			}
-			best = math.Min(best, o.distance(ri, rOutcome, -1))
+			best = math.Min(best, o.callerDistance(ri, rOutcome))
 		}
 	}
 	if math.IsInf(best, 1) {

@@ -46,11 +46,16 @@ type Objectives struct {
 	covTouch    []int32
 	// Caches of D(r) per caller outcome and D(e|s) per callee slot
 	// outcome, valid for the trace whose stamp they carry.
-	stamp    uint32
-	rCache   []float64
-	rStamp   []uint32
-	eCache   []float64
-	eStamp   []uint32
+	stamp  uint32
+	rCache []float64
+	rStamp []uint32
+	eCache []float64
+	eStamp []uint32
+	// BranchDistance's answers per outcome number, for the trace whose
+	// stamp they carry: the line and mutant goals of several criteria
+	// ask for the same guards.
+	bCache   []float64
+	bStamp   []uint32
 	allGoals []int32
 }
 
@@ -77,7 +82,8 @@ type ancestor struct {
 func NewObjectives(a *couple.Analysis, form Form) *Objectives {
 	ix := a.Index()
 	n := int32(len(ix.Nodes))
-	o := &Objectives{a: a, ix: ix, form: form, nodes: n}
+	// The caches' stamps start at 0: no trace is stamped 0.
+	o := &Objectives{a: a, ix: ix, form: form, nodes: n, stamp: 1}
 	o.anc = make([][][]ancestor, n)
 	o.ancDone = make([]bool, n)
 	o.callerEval = make([]*rt.CallerEval, n)
@@ -99,6 +105,8 @@ func NewObjectives(a *couple.Analysis, form Form) *Objectives {
 	o.covered = make([]bool, len(a.Goals))
 	o.rCache = make([]float64, 2*n)
 	o.rStamp = make([]uint32, 2*n)
+	o.bCache = make([]float64, 2*n)
+	o.bStamp = make([]uint32, 2*n)
 	o.eCache = make([]float64, 2*total)
 	o.eStamp = make([]uint32, 2*total)
 	o.allGoals = make([]int32, len(a.Goals))
@@ -261,19 +269,17 @@ func (o *Objectives) first(out int32) uint32 {
 }
 
 func (o *Objectives) callerDistanceCached(g *goalInfo) float64 {
-	if o.rStamp[g.rOut] == o.stamp {
-		return o.rCache[g.rOut]
+	return o.callerDistance(g.rOut/2, g.rOut%2 == 0)
+}
+
+// callerDistance is D(b, t) of outcome outcome of node i in the caller,
+// remembered for the loaded trace.
+func (o *Objectives) callerDistance(i int32, outcome bool) float64 {
+	k := outcomeNumber(i, outcome)
+	if o.rStamp[k] != o.stamp {
+		o.rStamp[k], o.rCache[k] = o.stamp, o.distance(i, outcome, -1)
 	}
-	var d float64
-	if g.r.IsEntry() {
-		d = o.entryDist(g.rOut/2, -1)
-	} else if raw, ok := o.evaluated(g.rOut/2, g.r.Outcome, -1); ok {
-		d = nu(raw)
-	} else {
-		d = o.approach(g.rOut/2, -1)
-	}
-	o.rStamp[g.rOut], o.rCache[g.rOut] = o.stamp, d
-	return d
+	return o.rCache[k]
 }
 
 func (o *Objectives) calleeDistanceCached(g *goalInfo) float64 {
