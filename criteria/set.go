@@ -145,6 +145,10 @@ func (s *Set) Goal(id int32) *Goal { return s.goals[id] }
 // in couple.Analysis.Goals).
 func (s *Set) CBC(id int32) bool { return int(id) < s.nCBC }
 
+// Primary reports whether goal id is a coupled branch (mosa.Primaries):
+// the goals the tool is for come first when the search must choose.
+func (s *Set) Primary(id int32) bool { return s.CBC(id) }
+
 // load indexes tr for the criteria, once per trace, and adds the dynamic
 // goals it meets.
 func (s *Set) load(tr *rt.Trace) {

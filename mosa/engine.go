@@ -95,6 +95,16 @@ type Targets interface {
 	Target(goal int32) bool
 }
 
+// Primaries is implemented by objectives some of whose goals matter more
+// than the others, such as the coupled branches among the goals of other
+// coverage criteria (package criteria): when MOSA's front 0, the best test
+// of each goal, holds more tests than the population, the best tests of
+// the primary goals survive first. Without it, every goal is primary.
+type Primaries interface {
+	// Primary reports whether goal is a primary goal.
+	Primary(goal int32) bool
+}
+
 // SuiteObjectives are objectives that also tell how far a test got
 // towards each goal, which the whole-suite fitness needs;
 // fitness.Objectives is one.
@@ -243,6 +253,25 @@ func (e *Engine) Done(ctx context.Context) bool {
 func (e *Engine) target(goal int32) bool {
 	t, ok := e.Objectives.(Targets)
 	return !ok || t.Target(goal)
+}
+
+// primary marks which of goals are primary (Primaries), or returns nil
+// when all are.
+func (e *Engine) primary(goals []int32) []bool {
+	p, ok := e.Objectives.(Primaries)
+	if !ok {
+		return nil
+	}
+	marks := make([]bool, len(goals))
+	all := true
+	for i, g := range goals {
+		marks[i] = p.Primary(g)
+		all = all && marks[i]
+	}
+	if all {
+		return nil
+	}
+	return marks
 }
 
 // Targets lists the goals the search pursues, covered or not, in

@@ -119,7 +119,8 @@ func evolve(ctx context.Context, e *Engine, cfg Config, cross Crossover, goals f
 		}
 		h := sec.Next(gen, !prog.improved(e, q, gs))
 		e.countHeuristic(h)
-		pop = survive(append(pop, q...), gs, objectives(gs), n, e.Objectives.Worst(), h)
+		objs := objectives(gs)
+		pop = survive(append(pop, q...), gs, objs, e.primary(objs), n, e.Objectives.Worst(), h)
 	}
 	return nil
 }

@@ -13,16 +13,18 @@ import (
 // (the crowding distance, for MOSA) scores the individuals of every front
 // but front 0, which the crowding distance always scores (the best test
 // of a hard goal is often a dear one), and the last front admitted is cut
-// by that score, then by length. The
+// by that score, then by length. primary, aligned to objectives (nil:
+// all), marks the goals whose best tests front 0 keeps first when it
+// must be cut: those of the other goals fill what is left. The
 // individuals keep the objectives of every uncovered goal; one not
 // evaluated for an uncovered goal scores worst on it.
-func survive(all []*individual, uncovered, objectives []int32, n int, worst float64, h Heuristic) []*individual {
+func survive(all []*individual, uncovered, objectives []int32, primary []bool, n int, worst float64, h Heuristic) []*individual {
 	pos := positions(uncovered, objectives)
 	for _, ind := range all {
 		ind.align(uncovered, worst)
 		ind.project(pos)
 	}
-	fronts := preferenceSort(all, len(objectives), n)
+	fronts, nPrimary := preferenceSort(all, len(objectives), n, primary)
 	var next []*individual
 	for r, f := range fronts {
 		if r == 0 {
@@ -37,16 +39,29 @@ func survive(all []*individual, uncovered, objectives []int32, n int, worst floa
 			next = append(next, f...)
 			continue
 		}
-		sort.SliceStable(f, func(i, j int) bool {
-			if f[i].crowding != f[j].crowding {
-				return f[i].crowding > f[j].crowding
+		if r == 0 && nPrimary < len(f) {
+			if nPrimary >= n {
+				return byScore(f[:nPrimary])[:n]
 			}
-			return f[i].t.Len() < f[j].t.Len()
-		})
-		next = append(next, f[:n-len(next)]...)
+			next = append(next, f[:nPrimary]...)
+			f = f[nPrimary:]
+		}
+		next = append(next, byScore(f)[:n-len(next)]...)
 		break
 	}
 	return next
+}
+
+// byScore sorts a front for a cut: by the heuristic's score, highest
+// first, then the shorter first.
+func byScore(f []*individual) []*individual {
+	sort.SliceStable(f, func(i, j int) bool {
+		if f[i].crowding != f[j].crowding {
+			return f[i].crowding > f[j].crowding
+		}
+		return f[i].t.Len() < f[j].t.Len()
+	})
+	return f
 }
 
 // preferenceSort splits individuals, whose objectives are aligned to the
@@ -55,7 +70,9 @@ func survive(all []*individual, uncovered, objectives []int32, n int, worst floa
 // survive cuts), and leaves the individuals after it unsorted (keep < 0:
 // all fronts). Non-dominated sorting costs the square of the individuals
 // left per front, and most of a generation's fronts lie past the cut.
-func preferenceSort(all []*individual, n, keep int) [][]*individual {
+// Front 0 begins with the best individuals of the goals primary marks
+// (nil: all goals), nPrimary of them.
+func preferenceSort(all []*individual, n, keep int, primary []bool) (fronts [][]*individual, nPrimary int) {
 	taken := make([]bool, len(all))
 	var front0 []*individual
 	if len(all) > 0 {
@@ -76,14 +93,19 @@ func preferenceSort(all []*individual, n, keep int) [][]*individual {
 				}
 			}
 		}
-		for _, b := range best {
-			if !taken[b] {
-				taken[b] = true
-				front0 = append(front0, all[b])
+		for pass := 0; pass < 2; pass++ {
+			for g, b := range best {
+				if !taken[b] && (primary == nil || primary[g] == (pass == 0)) {
+					taken[b] = true
+					front0 = append(front0, all[b])
+				}
+			}
+			if pass == 0 {
+				nPrimary = len(front0)
 			}
 		}
 	}
-	fronts := [][]*individual{front0}
+	fronts = [][]*individual{front0}
 	var rest []*individual
 	for i, ind := range all {
 		if !taken[i] {
@@ -92,7 +114,7 @@ func preferenceSort(all []*individual, n, keep int) [][]*individual {
 	}
 	sorted := len(front0)
 	if len(rest) == 0 || (keep >= 0 && sorted > keep) {
-		return fronts
+		return fronts, nPrimary
 	}
 	// Dominance reads only the goals on which the individuals left
 	// differ: a goal on which they all score the same (one that no test
@@ -140,7 +162,7 @@ func preferenceSort(all []*individual, n, keep int) [][]*individual {
 		sorted += len(front)
 		idx = remaining
 	}
-	return fronts
+	return fronts, nPrimary
 }
 
 // compactObjectives returns, for each individual, its objectives on the

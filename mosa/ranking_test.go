@@ -28,12 +28,12 @@ func five() (a, b, c, d, e *individual) {
 
 func TestPreferenceSort(t *testing.T) {
 	a, b, c, d, e := five()
-	fronts := preferenceSort([]*individual{a, b, c, d, e}, 2, -1)
+	fronts := first(preferenceSort([]*individual{a, b, c, d, e}, 2, -1, nil))
 	assert.Equal(t, [][]*individual{{a, c}, {b, d}, {e}}, fronts)
 	// Survival of 2, 3 or 4 needs the fronts up to the one it cuts.
-	assert.Equal(t, [][]*individual{{a, c}, {b, d}}, preferenceSort([]*individual{a, b, c, d, e}, 2, 2))
-	assert.Equal(t, [][]*individual{{a, c}, {b, d}}, preferenceSort([]*individual{a, b, c, d, e}, 2, 3))
-	assert.Equal(t, [][]*individual{{a, c}, {b, d}, {e}}, preferenceSort([]*individual{a, b, c, d, e}, 2, 4))
+	assert.Equal(t, [][]*individual{{a, c}, {b, d}}, first(preferenceSort([]*individual{a, b, c, d, e}, 2, 2, nil)))
+	assert.Equal(t, [][]*individual{{a, c}, {b, d}}, first(preferenceSort([]*individual{a, b, c, d, e}, 2, 3, nil)))
+	assert.Equal(t, [][]*individual{{a, c}, {b, d}, {e}}, first(preferenceSort([]*individual{a, b, c, d, e}, 2, 4, nil)))
 }
 
 func TestDominates(t *testing.T) {
@@ -85,7 +85,7 @@ func TestCrowdingRewardsRareMinima(t *testing.T) {
 
 func TestSurviveFillsByFrontThenCrowding(t *testing.T) {
 	a, b, c, d, e := five()
-	next := survive([]*individual{a, b, c, d, e}, []int32{0, 1}, []int32{0, 1}, 3, fitness.Worst, CrowdingDistance)
+	next := survive([]*individual{a, b, c, d, e}, []int32{0, 1}, []int32{0, 1}, nil, 3, fitness.Worst, CrowdingDistance)
 	assert.Len(t, next, 3)
 	assert.Equal(t, 0, a.rank)
 	assert.Equal(t, 0, c.rank)
@@ -99,7 +99,7 @@ func TestSurviveFillsByFrontThenCrowding(t *testing.T) {
 // goal for later generations.
 func TestSurviveRanksByTheObjectivesOnly(t *testing.T) {
 	a, b, c, d, e := five()
-	next := survive([]*individual{a, b, c, d, e}, []int32{0, 1}, []int32{1}, 2, fitness.Worst, CrowdingDistance)
+	next := survive([]*individual{a, b, c, d, e}, []int32{0, 1}, []int32{1}, nil, 2, fitness.Worst, CrowdingDistance)
 	// On goal 1 alone: c (0.3, shorter than d), then d, then a (0.9),
 	// one per front; goal 0 would have put a first.
 	assert.Equal(t, []*individual{c, d}, next)
@@ -167,7 +167,7 @@ func TestPreferenceSortMatchesNonDominatedSorting(t *testing.T) {
 			}
 			inds = append(inds, ind(1+r.Intn(5), fit...))
 		}
-		fronts := preferenceSort(inds, goals, -1)
+		fronts, _ := preferenceSort(inds, goals, -1, nil)
 		var rest []*individual
 		for _, x := range inds {
 			if !slices.Contains(fronts[0], x) {
@@ -181,3 +181,26 @@ func TestPreferenceSortMatchesNonDominatedSorting(t *testing.T) {
 		assert.Equal(t, want, fronts[1:], "seed %d", seed)
 	}
 }
+
+// When front 0 must be cut, the best tests of the primary goals survive
+// before those of the others, whatever their crowding distance.
+func TestSurviveKeepsTheBestTestsOfPrimaryGoalsFirst(t *testing.T) {
+	front := func() (p, x, y *individual) {
+		// Each is alone best on one goal, so all three are as crowded,
+		// and the cut takes the shortest: x, then y, then p.
+		return ind(5, 0, 0.5, 0.5), ind(2, 0.9, 0, 0.1), ind(3, 0.9, 0.1, 0)
+	}
+	goals := []int32{0, 1, 2}
+	p, x, y := front()
+	assert.Equal(t, []*individual{x}, survive([]*individual{p, x, y}, goals, goals, nil, 1, fitness.Worst, CrowdingDistance))
+	p, x, y = front()
+	assert.Equal(t, []*individual{p}, survive([]*individual{p, x, y}, goals, goals, []bool{true, false, false}, 1, fitness.Worst, CrowdingDistance))
+	p, x, y = front()
+	assert.Equal(t, []*individual{p, x}, survive([]*individual{p, x, y}, goals, goals, []bool{true, false, false}, 2, fitness.Worst, CrowdingDistance),
+		"the others fill what is left, by crowding")
+	p, x, y = front()
+	assert.Equal(t, []*individual{y}, survive([]*individual{p, x, y}, goals, goals, []bool{false, false, true}, 1, fitness.Worst, CrowdingDistance))
+}
+
+// first returns the first of two results.
+func first[A, B any](a A, _ B) A { return a }

@@ -63,9 +63,9 @@ func TestSurviveCutsTheLastFrontByTheHeuristic(t *testing.T) {
 	b := mk(0.5, Proxies{Length: 3, Statements: 50, Calls: 5})
 	c := mk(0.5, Proxies{Length: 3, Statements: 10})
 	d := mk(0.5, Proxies{Length: 2, Statements: 100, Calls: 5})
-	next := survive([]*individual{a, b, c, d}, []int32{0}, []int32{0}, 2, 1, PerformanceHeuristic)
+	next := survive([]*individual{a, b, c, d}, []int32{0}, []int32{0}, nil, 2, 1, PerformanceHeuristic)
 	assert.Equal(t, []*individual{a, c}, next)
-	next = survive([]*individual{a, b, c, d}, []int32{0}, []int32{0}, 2, 1, CrowdingDistance)
+	next = survive([]*individual{a, b, c, d}, []int32{0}, []int32{0}, nil, 2, 1, CrowdingDistance)
 	assert.Equal(t, []*individual{a, d}, next, "crowding ties in the front: the shortest survives")
 }
 
@@ -85,7 +85,7 @@ func TestSurviveCutsFrontZeroByCrowding(t *testing.T) {
 	b := mk([]float64{0.9, 0.1, 0.9}, Proxies{Length: 3, Statements: 10})
 	c := mk([]float64{0.9, 0.9, 0.1}, Proxies{Length: 4, Statements: 10})
 	for _, h := range []Heuristic{CrowdingDistance, PerformanceHeuristic} {
-		next := survive([]*individual{a, b, c}, []int32{0, 1, 2}, []int32{0, 1, 2}, 2, 1, h)
+		next := survive([]*individual{a, b, c}, []int32{0, 1, 2}, []int32{0, 1, 2}, nil, 2, 1, h)
 		assert.Equal(t, []*individual{a, b}, next, h.Name)
 	}
 }
