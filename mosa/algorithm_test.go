@@ -239,3 +239,18 @@ type scoresOnly struct{}
 func (scoresOnly) Evaluate(_ *rt.Trace, goals []int32, out []float64) { clear(out[:len(goals)]) }
 
 func (scoresOnly) Worst() float64 { return 3 }
+
+// firstPrimary is flat with only its first goal primary (Primaries).
+type firstPrimary struct{ flat }
+
+func (firstPrimary) Primary(g int32) bool { return g == 0 }
+
+// Survival learns which objectives are primary from the objectives: none
+// marked when they do not tell, or when every one is primary.
+func TestPrimaryMarksFollowTheObjectives(t *testing.T) {
+	e := &Engine{Objectives: flat{}}
+	assert.Nil(t, e.primary([]int32{0, 1, 2}))
+	e.Objectives = firstPrimary{}
+	assert.Equal(t, []bool{false, true, false}, e.primary([]int32{2, 0, 1}))
+	assert.Nil(t, e.primary([]int32{0}), "all primary")
+}
