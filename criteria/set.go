@@ -81,9 +81,9 @@ type Set struct {
 	P        *Pair
 	Criteria []*Criterion
 	goals    []*Goal
-	// byIndex maps, per criterion, a goal's Index to its number; byKey
-	// the key of a dynamic goal.
-	byIndex map[*Criterion]map[int]int32
+	// byIndex maps, per criterion, a goal's Index to its number (-1: no
+	// goal of the set); byKey the key of a dynamic goal.
+	byIndex map[*Criterion][]int32
 	byKey   map[string]int32
 	dynamic []*Criterion
 	nCBC    int
@@ -93,20 +93,21 @@ type Set struct {
 	x      *Exec
 	loaded *rt.Trace
 	ids    []int32
-	vals   []float64
-	progs  []fitness.Progress
+	// seen stamps the goals Covered has listed for the trace of epoch.
+	seen  []uint32
+	epoch uint32
+	vals  []float64
+	progs []fitness.Progress
 }
 
 // NewSet numbers the goals of criteria cs (which include the coupled
 // branches) in pair p, as selection sel chooses them.
 func NewSet(p *Pair, cs []*Criterion, sel Selection) *Set {
-	s := &Set{P: p, Criteria: cs, byIndex: map[*Criterion]map[int]int32{}, byKey: map[string]int32{}, x: newExec(p)}
+	s := &Set{P: p, Criteria: cs, byIndex: map[*Criterion][]int32{}, byKey: map[string]int32{}, x: newExec(p)}
 	goals, selected := Select(p, cs, sel)
 	for _, c := range cs {
 		if c.Dynamic {
 			s.dynamic = append(s.dynamic, c)
-		} else {
-			s.byIndex[c] = map[int]int32{}
 		}
 	}
 	// The selected goals, then those left out.
@@ -118,7 +119,7 @@ func NewSet(p *Pair, cs []*Criterion, sel Selection) *Set {
 			c := cs[i]
 			for k := range gs {
 				if selected[i][k] == want {
-					s.byIndex[c][gs[k].Index] = int32(len(s.goals))
+					s.byIndex[c] = setAt(s.byIndex[c], gs[k].Index, int32(len(s.goals)))
 					s.goals = append(s.goals, &gs[k])
 				}
 			}
@@ -174,35 +175,43 @@ func (s *Set) Covered(tr *rt.Trace) []int32 {
 		return nil
 	}
 	s.load(tr)
+	// Each goal once, the first time it comes: a goal is listed when its
+	// stamp is not this call's.
+	s.epoch++
+	if len(s.seen) < len(s.goals) {
+		s.seen = append(s.seen, make([]uint32, len(s.goals)-len(s.seen))...)
+	}
 	var out []int32
+	add := func(id int32) {
+		if s.seen[id] != s.epoch {
+			s.seen[id] = s.epoch
+			out = append(out, id)
+		}
+	}
 	for _, c := range s.Criteria {
 		if c.Dynamic {
 			for _, k := range c.found(s.x) {
-				out = append(out, s.byKey[k])
+				add(s.byKey[k])
 			}
 			continue
 		}
 		ids := s.byIndex[c]
 		for _, i := range c.coveredIn(s.x) {
-			if id, ok := ids[i]; ok {
-				out = append(out, id)
+			if i < len(ids) && ids[i] >= 0 {
+				add(ids[i])
 			}
 		}
 	}
-	return dedupe(out)
+	return out
 }
 
-// dedupe drops repeated goals, keeping the first of each.
-func dedupe(ids []int32) []int32 {
-	seen := make(map[int32]bool, len(ids))
-	out := ids[:0]
-	for _, id := range ids {
-		if !seen[id] {
-			seen[id] = true
-			out = append(out, id)
-		}
+// setAt returns ids with ids[i] = id, grown as needed, the new places -1.
+func setAt(ids []int32, i int, id int32) []int32 {
+	for len(ids) <= i {
+		ids = append(ids, -1)
 	}
-	return out
+	ids[i] = id
+	return ids
 }
 
 // Evaluate writes the objective of each goal in goals (all known goals if
