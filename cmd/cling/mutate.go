@@ -106,6 +106,12 @@ func runMutate(c *cli.Context) error {
 		}
 	}
 	if pats := c.StringSlice("tests"); len(pats) > 0 {
+		for _, p := range pats {
+			if strings.HasSuffix(p, ".go") {
+				// go list would take it for a file of a package of its own.
+				return usagef("--tests takes package patterns, not files: %s (--compare FILE judges one test file against the others; --run chooses tests by name)", p)
+			}
+		}
 		lc := globalLoad(c)
 		lc.Patterns = pats
 		listed, err := ccfg.List(lc)

@@ -119,6 +119,7 @@ func TestMutateBadInput(t *testing.T) {
 		{"compare file filtered out", dir, []string{"--run", "TestNew", "--compare", filepath.Join(dir, "app", "app_test.go")}, 1, "no tests selected in the --compare file"},
 		{"missing compare file", dir, []string{"--compare", "nosuch_test.go"}, 1, "--compare"},
 		{"stray argument", dir, []string{"extra"}, 2, "mutate takes no arguments"},
+		{"test file for --tests", dir, []string{"--tests", "app/app_test.go"}, 2, "--tests takes package patterns, not files: app/app_test.go"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
