@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -106,13 +107,13 @@ func runMutate(c *cli.Context) error {
 		}
 	}
 	if pats := c.StringSlice("tests"); len(pats) > 0 {
+		lc := globalLoad(c)
 		for _, p := range pats {
-			if strings.HasSuffix(p, ".go") {
+			if isGoFile(lc.Dir, p) {
 				// go list would take it for a file of a package of its own.
 				return usagef("--tests takes package patterns, not files: %s (--compare FILE judges one test file against the others; --run chooses tests by name)", p)
 			}
 		}
-		lc := globalLoad(c)
 		lc.Patterns = pats
 		listed, err := ccfg.List(lc)
 		if err != nil {
@@ -232,4 +233,21 @@ func progressPrinter(w io.Writer) func(phase string, done, total int) {
 	return func(phase string, done, total int) {
 		fmt.Fprintf(w, "\r\033[K%s: %d/%d", phase, done, total)
 	}
+}
+
+// isGoFile reports whether pattern names a Go source file: a name ending
+// in _test.go, or in .go that is a file from dir (a module path may end
+// in .go: github.com/nats-io/nats.go).
+func isGoFile(dir, pattern string) bool {
+	if strings.HasSuffix(pattern, "_test.go") {
+		return true
+	}
+	if !strings.HasSuffix(pattern, ".go") {
+		return false
+	}
+	if !filepath.IsAbs(pattern) {
+		pattern = filepath.Join(dir, pattern)
+	}
+	fi, err := os.Stat(pattern)
+	return err == nil && fi.Mode().IsRegular()
 }

@@ -157,3 +157,19 @@ func TestMutateHelpListsOperators(t *testing.T) {
 		assert.Less(t, heading, strings.Index(help, " "+string(o.Name)+" "+o.Doc), "%s is not under its group", o.Name)
 	}
 }
+
+// A pattern names a Go file when it ends in _test.go, or in .go and is a
+// file: a module path may end in .go.
+func TestIsGoFile(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n"), 0o644))
+	for pattern, want := range map[string]bool{
+		"app/app_test.go":            true,
+		"main.go":                    true,
+		"github.com/nats-io/nats.go": false,
+		"./...":                      false,
+		"./app":                      false,
+	} {
+		assert.Equal(t, want, isGoFile(dir, pattern), pattern)
+	}
+}
