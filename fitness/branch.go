@@ -20,7 +20,11 @@ func (o *Objectives) Load(tr *rt.Trace) {
 // branch of R anywhere, a branch of E during a call made at one of R's
 // call sites (an entry:<func> pseudo-branch: the function entered).
 func (o *Objectives) Taken(b couple.Branch) bool {
-	i, outcome := o.branchNode(b)
+	return o.taken(o.branchNode(b))
+}
+
+// taken is Taken of outcome outcome of node i.
+func (o *Objectives) taken(i int32, outcome bool) bool {
 	if !o.ix.Nodes[i].InCallee() {
 		return o.first(outcomeNumber(i, outcome)) != 0
 	}
@@ -43,15 +47,15 @@ func (o *Objectives) BranchDistance(b couple.Branch) float64 {
 	i, outcome := o.branchNode(b)
 	k := outcomeNumber(i, outcome)
 	if o.bStamp[k] != o.stamp {
-		o.bStamp[k], o.bCache[k] = o.stamp, o.branchDistance(b, i, outcome)
+		o.bStamp[k], o.bCache[k] = o.stamp, o.branchDistance(i, outcome)
 	}
 	return o.bCache[k]
 }
 
-// branchDistance is BranchDistance of b, outcome outcome of node i,
-// worked out.
-func (o *Objectives) branchDistance(b couple.Branch, i int32, outcome bool) float64 {
-	if o.Taken(b) {
+// branchDistance is BranchDistance of outcome outcome of node i, worked
+// out.
+func (o *Objectives) branchDistance(i int32, outcome bool) float64 {
+	if o.taken(i, outcome) {
 		return 0
 	}
 	if !o.ix.Nodes[i].InCallee() {
