@@ -1059,8 +1059,8 @@ func assignable(v, t types.Type) bool {
 // assignable is assignable(v, t), remembered where t is an interface (a
 // lookup costs more than comparing two other types).
 func (c *Cluster) assignable(v, t types.Type) bool {
-	if _, ok := t.Underlying().(*types.Interface); !ok || v == t {
-		return v == t || types.Identical(v, t)
+	if _, ok := t.Underlying().(*types.Interface); !ok {
+		return types.Identical(v, t)
 	}
 	key := [2]types.Type{v, t}
 	if ok, seen := c.assignableTo[key]; seen {
