@@ -69,15 +69,19 @@ func (ind *individual) project(pos []int) {
 	}
 }
 
-// positions returns the places of sub's goals in goals (both increasing,
-// sub a subset of goals), or nil if sub is all of goals.
+// positions returns the places of sub's goals in goals (goals
+// increasing, sub a subset of goals in any order), or nil if sub is all
+// of goals in their order.
 func positions(goals, sub []int32) []int {
-	if len(sub) == len(goals) {
+	if len(sub) == len(goals) && slices.Equal(sub, goals) {
 		return nil
 	}
 	out := make([]int, 0, len(sub))
 	j := 0
 	for _, g := range sub {
+		if j >= len(goals) || goals[j] > g {
+			j = 0 // sub went down: look again from the start
+		}
 		for goals[j] != g {
 			j++
 		}

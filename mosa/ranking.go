@@ -14,23 +14,28 @@ import (
 // but front 0, which the crowding distance always scores (the best test
 // of a hard goal is often a dear one), and the last front admitted is cut
 // by that score, then by length. primary, aligned to objectives (nil:
-// all), marks the goals whose best tests front 0 keeps first when it
-// must be cut: those of the other goals fill what is left. The
-// individuals keep the objectives of every uncovered goal; one not
-// evaluated for an uncovered goal scores worst on it.
+// all), marks the primary goals. Front 0 keeps their best tests first
+// when it must be cut (those of the other goals fill what is left), and
+// while some primary goal is an objective, the fronts after front 0 are
+// sorted, and scored, by the primary goals alone: the other goals count
+// through their best tests, and do not blunt the search for the primary
+// ones by making nearly every test non-dominated. The individuals keep
+// the objectives of every uncovered goal; one not evaluated for an
+// uncovered goal scores worst on it.
 func survive(all []*individual, uncovered, objectives []int32, primary []bool, n int, worst float64, h Heuristic) []*individual {
+	objectives, primary, ranked := primaryFirst(objectives, primary)
 	pos := positions(uncovered, objectives)
 	for _, ind := range all {
 		ind.align(uncovered, worst)
 		ind.project(pos)
 	}
-	fronts, nPrimary := preferenceSort(all, len(objectives), n, primary)
+	fronts, nPrimary := preferenceSort(all, len(objectives), ranked, n, primary)
 	var next []*individual
 	for r, f := range fronts {
 		if r == 0 {
 			CrowdingDistance.assign(f, len(objectives))
 		} else {
-			h.assign(f, len(objectives))
+			h.assign(f, ranked)
 		}
 		for _, ind := range f {
 			ind.rank = r
@@ -52,6 +57,33 @@ func survive(all []*individual, uncovered, objectives []int32, primary []bool, n
 	return next
 }
 
+// primaryFirst reorders objectives, and their marks, so that the primary
+// goals come first, each group in its order, and returns how many of the
+// first goals rank the fronts after front 0: the primary ones, or all
+// goals when none or all are primary (primary nil: all are).
+func primaryFirst(objectives []int32, primary []bool) ([]int32, []bool, int) {
+	n := 0
+	for _, p := range primary {
+		if p {
+			n++
+		}
+	}
+	if primary == nil || n == 0 || n == len(objectives) {
+		return objectives, primary, len(objectives)
+	}
+	objs := make([]int32, 0, len(objectives))
+	marks := make([]bool, 0, len(objectives))
+	for _, want := range []bool{true, false} {
+		for i, g := range objectives {
+			if primary[i] == want {
+				objs = append(objs, g)
+				marks = append(marks, want)
+			}
+		}
+	}
+	return objs, marks, n
+}
+
 // byScore sorts a front for a cut: by the heuristic's score, highest
 // first, then the shorter first.
 func byScore(f []*individual) []*individual {
@@ -71,8 +103,9 @@ func byScore(f []*individual) []*individual {
 // all fronts). Non-dominated sorting costs the square of the individuals
 // left per front, and most of a generation's fronts lie past the cut.
 // Front 0 begins with the best individuals of the goals primary marks
-// (nil: all goals), nPrimary of them.
-func preferenceSort(all []*individual, n, keep int, primary []bool) (fronts [][]*individual, nPrimary int) {
+// (nil: all goals), nPrimary of them; the fronts after it are sorted by
+// the first ranked of the n goals.
+func preferenceSort(all []*individual, n, ranked, keep int, primary []bool) (fronts [][]*individual, nPrimary int) {
 	taken := make([]bool, len(all))
 	var front0 []*individual
 	if len(all) > 0 {
@@ -120,7 +153,7 @@ func preferenceSort(all []*individual, n, keep int, primary []bool) (fronts [][]
 	// differ: a goal on which they all score the same (one that no test
 	// approaches, most of them early on) decides nothing. Comparing the
 	// compact vectors gives the same fronts for far fewer reads.
-	vec, sum := compactObjectives(rest, n)
+	vec, sum := compactObjectives(rest, ranked)
 	// An individual can be dominated only by one whose objectives sum to
 	// no more than its own (rounding keeps that order): the candidates
 	// are tried from the smallest sum up, and the search for one stops

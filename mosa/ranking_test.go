@@ -28,12 +28,12 @@ func five() (a, b, c, d, e *individual) {
 
 func TestPreferenceSort(t *testing.T) {
 	a, b, c, d, e := five()
-	fronts := first(preferenceSort([]*individual{a, b, c, d, e}, 2, -1, nil))
+	fronts := first(preferenceSort([]*individual{a, b, c, d, e}, 2, 2, -1, nil))
 	assert.Equal(t, [][]*individual{{a, c}, {b, d}, {e}}, fronts)
 	// Survival of 2, 3 or 4 needs the fronts up to the one it cuts.
-	assert.Equal(t, [][]*individual{{a, c}, {b, d}}, first(preferenceSort([]*individual{a, b, c, d, e}, 2, 2, nil)))
-	assert.Equal(t, [][]*individual{{a, c}, {b, d}}, first(preferenceSort([]*individual{a, b, c, d, e}, 2, 3, nil)))
-	assert.Equal(t, [][]*individual{{a, c}, {b, d}, {e}}, first(preferenceSort([]*individual{a, b, c, d, e}, 2, 4, nil)))
+	assert.Equal(t, [][]*individual{{a, c}, {b, d}}, first(preferenceSort([]*individual{a, b, c, d, e}, 2, 2, 2, nil)))
+	assert.Equal(t, [][]*individual{{a, c}, {b, d}}, first(preferenceSort([]*individual{a, b, c, d, e}, 2, 2, 3, nil)))
+	assert.Equal(t, [][]*individual{{a, c}, {b, d}, {e}}, first(preferenceSort([]*individual{a, b, c, d, e}, 2, 2, 4, nil)))
 }
 
 func TestDominates(t *testing.T) {
@@ -167,7 +167,7 @@ func TestPreferenceSortMatchesNonDominatedSorting(t *testing.T) {
 			}
 			inds = append(inds, ind(1+r.Intn(5), fit...))
 		}
-		fronts, _ := preferenceSort(inds, goals, -1, nil)
+		fronts, _ := preferenceSort(inds, goals, goals, -1, nil)
 		var rest []*individual
 		for _, x := range inds {
 			if !slices.Contains(fronts[0], x) {
@@ -204,3 +204,31 @@ func TestSurviveKeepsTheBestTestsOfPrimaryGoalsFirst(t *testing.T) {
 
 // first returns the first of two results.
 func first[A, B any](a A, _ B) A { return a }
+
+// While a primary goal is an objective, the fronts after front 0 are
+// sorted by the primary goals alone; the other goals count through their
+// best tests in front 0.
+func TestSurviveRanksTheLaterFrontsByThePrimaryGoals(t *testing.T) {
+	tests := func() (p0, p1, a, b *individual) {
+		// p0 and p1 are the best tests of the two goals; a is better than
+		// b on goal 0, b better on goal 1, and shorter.
+		return ind(3, 0, 1), ind(3, 1, 0), ind(5, 0.5, 0.9), ind(2, 0.6, 0.1)
+	}
+	goals := []int32{0, 1}
+	p0, p1, a, b := tests()
+	assert.Equal(t, []*individual{p0, p1, b}, survive([]*individual{p0, p1, a, b}, goals, goals, nil, 3, fitness.Worst, CrowdingDistance),
+		"over both goals a and b share front 1, and the shorter survives")
+	p0, p1, a, b = tests()
+	assert.Equal(t, []*individual{p0, p1, a}, survive([]*individual{p0, p1, a, b}, goals, goals, []bool{true, false}, 3, fitness.Worst, CrowdingDistance),
+		"goal 0 alone puts a before b")
+	p0, p1, a, b = tests()
+	assert.Equal(t, []*individual{p1, p0, b}, survive([]*individual{p0, p1, a, b}, goals, goals, []bool{false, true}, 3, fitness.Worst, CrowdingDistance),
+		"goal 1 alone puts b before a, and its best test first")
+}
+
+func TestPositionsFollowsTheOrderOfTheSubset(t *testing.T) {
+	goals := []int32{2, 5, 7, 9}
+	assert.Nil(t, positions(goals, []int32{2, 5, 7, 9}))
+	assert.Equal(t, []int{1, 3}, positions(goals, []int32{5, 9}))
+	assert.Equal(t, []int{3, 0, 2, 1}, positions(goals, []int32{9, 2, 7, 5}))
+}
