@@ -15,7 +15,8 @@ import (
 // of a hard goal is often a dear one), and the last front admitted is cut
 // by that score, then by length. primary, aligned to objectives (nil:
 // all), marks the primary goals. Front 0 keeps their best tests first
-// when it must be cut (those of the other goals fill what is left), and
+// when it must be cut, by their crowding on the primary goals (those of
+// the other goals fill what is left, by their crowding on all goals), and
 // while some primary goal is an objective, the fronts after front 0 are
 // sorted, and scored, by the primary goals alone: the other goals count
 // through their best tests, and do not blunt the search for the primary
@@ -33,7 +34,11 @@ func survive(all []*individual, uncovered, objectives []int32, primary []bool, n
 	var next []*individual
 	for r, f := range fronts {
 		if r == 0 {
-			CrowdingDistance.assign(f, len(objectives))
+			// The best tests of the primary goals are scored against
+			// each other on those goals, as they would be alone; the
+			// other goals' best tests on every goal.
+			CrowdingDistance.assign(f[:nPrimary], ranked)
+			CrowdingDistance.assign(f[nPrimary:], len(objectives))
 		} else {
 			h.assign(f, ranked)
 		}

@@ -232,3 +232,17 @@ func TestPositionsFollowsTheOrderOfTheSubset(t *testing.T) {
 	assert.Equal(t, []int{1, 3}, positions(goals, []int32{5, 9}))
 	assert.Equal(t, []int{3, 0, 2, 1}, positions(goals, []int32{9, 2, 7, 5}))
 }
+
+// When front 0 must be cut among the best tests of the primary goals,
+// their crowding counts the primary goals alone.
+func TestSurviveCutsThePrimaryBestsByTheirCrowdingOnPrimaryGoals(t *testing.T) {
+	// a shares the best value of goal 0 with b (and is shorter), and is
+	// alone best on goal 3; b and c are alone best on goals 1 and 2.
+	a, b, c := ind(2, 0.5, 1, 1, 0), ind(3, 0.5, 0.2, 1, 1), ind(3, 1, 1, 0.2, 1)
+	goals := []int32{0, 1, 2, 3}
+	assert.Equal(t, []*individual{a}, survive([]*individual{a, b, c}, goals, goals, nil, 1, fitness.Worst, CrowdingDistance),
+		"over every goal all three are as crowded, and the shortest survives")
+	a, b, c = ind(2, 0.5, 1, 1, 0), ind(3, 0.5, 0.2, 1, 1), ind(3, 1, 1, 0.2, 1)
+	assert.Equal(t, []*individual{b}, survive([]*individual{a, b, c}, goals, goals, []bool{true, true, true, false}, 1, fitness.Worst, CrowdingDistance),
+		"on the primary goals a shares its best value, and b survives")
+}
