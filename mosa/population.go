@@ -73,7 +73,7 @@ func (ind *individual) project(pos []int) {
 // increasing, sub a subset of goals in any order), or nil if sub is all
 // of goals in their order.
 func positions(goals, sub []int32) []int {
-	if len(sub) == len(goals) && slices.Equal(sub, goals) {
+	if slices.Equal(sub, goals) {
 		return nil
 	}
 	out := make([]int, 0, len(sub))
