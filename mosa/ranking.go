@@ -17,10 +17,11 @@ import (
 // all), marks the primary goals. Front 0 keeps their best tests first
 // when it must be cut, by their crowding on the primary goals (those of
 // the other goals fill what is left, by their crowding on all goals), and
-// while some primary goal is an objective, the fronts after front 0 are
-// sorted, and scored, by the primary goals alone: the other goals count
-// through their best tests, and do not blunt the search for the primary
-// ones by making nearly every test non-dominated. The individuals keep
+// while some primary goal is an objective on which the tests differ, the
+// fronts after front 0 are sorted, and scored, by the primary goals
+// alone: the other goals count through their best tests, and do not
+// blunt the search for the primary ones by making nearly every test
+// non-dominated. The individuals keep
 // the objectives of every uncovered goal; one not evaluated for an
 // uncovered goal scores worst on it.
 func survive(all []*individual, uncovered, objectives []int32, primary []bool, n int, worst float64, h Heuristic) []*individual {
@@ -29,6 +30,11 @@ func survive(all []*individual, uncovered, objectives []int32, primary []bool, n
 	for _, ind := range all {
 		ind.align(uncovered, worst)
 		ind.project(pos)
+	}
+	if ranked < len(objectives) && !varies(all, ranked) {
+		// No test is nearer any primary goal than another: the primary
+		// goals would rank nothing, and every goal ranks.
+		ranked = len(objectives)
 	}
 	fronts, nPrimary := preferenceSort(all, len(objectives), ranked, n, primary)
 	var next []*individual
@@ -87,6 +93,19 @@ func primaryFirst(objectives []int32, primary []bool) ([]int32, []bool, int) {
 		}
 	}
 	return objs, marks, n
+}
+
+// varies reports whether the individuals score differently on one of
+// their first goals objectives.
+func varies(all []*individual, goals int) bool {
+	for g := 0; g < goals; g++ {
+		for _, ind := range all[1:] {
+			if ind.obj[g] != all[0].obj[g] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // byScore sorts a front for a cut: by the heuristic's score, highest

@@ -246,3 +246,14 @@ func TestSurviveCutsThePrimaryBestsByTheirCrowdingOnPrimaryGoals(t *testing.T) {
 	assert.Equal(t, []*individual{b}, survive([]*individual{a, b, c}, goals, goals, []bool{true, true, true, false}, 1, fitness.Worst, CrowdingDistance),
 		"on the primary goals a shares its best value, and b survives")
 }
+
+// When no test is nearer a primary goal than another, every goal ranks
+// the fronts after front 0.
+func TestSurviveRanksByEveryGoalWhenThePrimaryGoalsDecideNothing(t *testing.T) {
+	// p0 is the best test of both goals (all tie on goal 0, and p0 is
+	// the shortest); on goal 1, a is nearer than the shorter b.
+	p0, a, b := ind(1, 1, 0), ind(5, 1, 0.6), ind(2, 1, 0.9)
+	goals := []int32{0, 1}
+	got := survive([]*individual{p0, a, b}, goals, goals, []bool{true, false}, 2, fitness.Worst, CrowdingDistance)
+	assert.Equal(t, []*individual{p0, a}, got, "goal 1 puts a before b")
+}
