@@ -33,6 +33,10 @@ type Objectives struct {
 	nodes    int32
 	// nodeSites lists per node the sites that observe it (on first use).
 	nodeSites [][]int32
+	// plans holds, per global slot, the control-dependence ancestors of
+	// the slot's node resolved to the slots of its site (on first use):
+	// approach in the calls of a site without looking up slotOf.
+	plans []*approachPlan
 
 	// Per-trace state, reset through the touched lists.
 	callerEval []*rt.CallerEval
@@ -51,6 +55,10 @@ type Objectives struct {
 	rStamp []uint32
 	eCache []float64
 	eStamp []uint32
+	// The approach part of D(e|s) per callee slot (it does not depend on
+	// the outcome), for the trace whose stamp it carries.
+	aCache []float64
+	aStamp []uint32
 	// BranchDistance's answers per outcome number, for the trace whose
 	// stamp they carry: the line and mutant goals of several criteria
 	// ask for the same guards.
@@ -109,6 +117,9 @@ func NewObjectives(a *couple.Analysis, form Form) *Objectives {
 	o.bStamp = make([]uint32, 2*n)
 	o.eCache = make([]float64, 2*total)
 	o.eStamp = make([]uint32, 2*total)
+	o.aCache = make([]float64, total)
+	o.aStamp = make([]uint32, total)
+	o.plans = make([]*approachPlan, total)
 	o.allGoals = make([]int32, len(a.Goals))
 	for i, g := range a.Goals {
 		o.allGoals[i] = int32(i)
@@ -247,7 +258,10 @@ func (o *Objectives) Evaluate(tr *rt.Trace, goals []int32, out []float64) {
 		if o.form == Layered {
 			v = nu(d)
 		}
-		out[i] = math.Max(v, minCalleeDistance)
+		if v < minCalleeDistance {
+			v = minCalleeDistance // math.Max(v, minCalleeDistance), NaN and -0 included
+		}
+		out[i] = v
 	}
 }
 
@@ -293,16 +307,107 @@ func (o *Objectives) calleeDistanceCached(g *goalInfo) float64 {
 			return o.eCache[key]
 		}
 	}
+	if key < 0 {
+		if raw, ok := o.evaluated(g.eNode, g.eTrue, int(g.site)); ok {
+			return nu(raw)
+		}
+		return o.approach(g.eNode, int(g.site))
+	}
+	slot := key / 2
 	var d float64
-	if raw, ok := o.evaluated(g.eNode, g.eTrue, int(g.site)); ok {
-		d = nu(raw)
+	if ev := o.calleeEval[slot]; ev != nil {
+		if g.eTrue {
+			d = nu(ev.DistT)
+		} else {
+			d = nu(ev.DistF)
+		}
 	} else {
-		d = o.approach(g.eNode, int(g.site))
+		if o.aStamp[slot] != o.stamp {
+			o.aStamp[slot], o.aCache[slot] = o.stamp, o.planned(slot, g.eNode, g.site)
+		}
+		d = o.aCache[slot]
 	}
-	if key >= 0 {
-		o.eStamp[key], o.eCache[key] = o.stamp, d
-	}
+	o.eStamp[key], o.eCache[key] = o.stamp, d
 	return d
+}
+
+// approachPlan is the control-dependence ancestry of a callee node in the
+// calls of one site, level by level, with each ancestor's slot at that
+// site worked out once: steps holds the levels one after another, and
+// ends[k] is where level k ends.
+type approachPlan struct {
+	steps []planStep
+	ends  []int32
+}
+
+// planStep is an ancestor resolved to its slot at the plan's site: a
+// branch outcome (only those with a slot, which are the ones a trace can
+// evaluate), or an entry pseudo-branch (slot -1 when the site's calls
+// never observe the entry, whose distance is then always ν(1)).
+type planStep struct {
+	slot    int32
+	outcome bool
+	entry   bool
+}
+
+// planned is approach(node, site) for the node of a global slot: the same
+// walk, over the slot's plan.
+func (o *Objectives) planned(slot, node, site int32) float64 {
+	p := o.plans[slot]
+	if p == nil {
+		p = o.plan(node, site)
+		o.plans[slot] = p
+	}
+	start := int32(0)
+	for k, end := range p.ends {
+		best := math.Inf(1)
+		for _, st := range p.steps[start:end] {
+			var d float64
+			if st.entry {
+				if st.slot >= 0 && o.calleeEval[st.slot] != nil {
+					d = 0
+				} else {
+					d = nu(1)
+				}
+			} else {
+				ev := o.calleeEval[st.slot]
+				if ev == nil {
+					continue
+				}
+				if st.outcome {
+					d = nu(ev.DistT)
+				} else {
+					d = nu(ev.DistF)
+				}
+			}
+			if d < best {
+				best = d
+			}
+		}
+		if !math.IsInf(best, 1) {
+			return float64(k+1) + best
+		}
+		start = end
+	}
+	return float64(len(p.ends) + 1)
+}
+
+// plan resolves the ancestors of node at site to the site's slots.
+func (o *Objectives) plan(node, site int32) *approachPlan {
+	p := &approachPlan{}
+	for _, level := range o.ancestors(node) {
+		for _, a := range level {
+			k := o.slotOf[site*o.nodes+a.node]
+			switch {
+			case a.entry && k < 0:
+				p.steps = append(p.steps, planStep{slot: -1, entry: true})
+			case k >= 0:
+				p.steps = append(p.steps, planStep{slot: o.slotBase[site] + k, outcome: a.outcome, entry: a.entry})
+			}
+		}
+		p.ends = append(p.ends, int32(len(p.steps)))
+	}
+	return p
 }
 
 // approach walks up the control dependences of node i to the nearest
