@@ -561,6 +561,7 @@ func (e *testEmitter) selectAssertions(last, panicAt int) (after map[int][]testc
 			byContents[o] = true
 		}
 	}
+	untouched := untouchedStandardCalls(e.t)
 	for _, o := range e.out.Observations {
 		i := o.Ref.Stmt
 		if i >= last || i == panicAt || e.inline[i] {
@@ -578,7 +579,7 @@ func (e *testEmitter) selectAssertions(last, panicAt int) (after map[int][]testc
 			}
 		}
 		if !o.End {
-			if s.Op.Kind == testcase.OpCall && !s.Op.IsStdProvider() && e.renderable(o) && !e.failedCall(i, o) {
+			if s.Op.Kind == testcase.OpCall && !s.Op.IsStdProvider() && !untouched[i] && e.renderable(o) && !e.failedCall(i, o) {
 				after[i] = append(after[i], o)
 			}
 			continue
@@ -618,6 +619,52 @@ func (e *testEmitter) selectAssertions(last, panicAt int) (after map[int][]testc
 		})
 	}
 	return after, end
+}
+
+// untouchedStandardCalls marks the statements that call the standard
+// library to set up inputs from values R's API has not touched: neither
+// passed to a call of R nor made from one, nor sharing a value with one
+// that was (values are grouped by the statements that take and make
+// them, so a byte slice whose backing array R wrote into counts as
+// touched). What such a call returns is the standard library's doing
+// (bytes.NewBufferString("#") holds "#"), so it is not asserted; what the
+// value holds at the end of the test still is, when R changed it.
+func untouchedStandardCalls(t *testcase.Test) []bool {
+	group := make([]int, len(t.Stmts))
+	find := func(i int) int {
+		for group[i] != i {
+			group[i] = group[group[i]]
+			i = group[i]
+		}
+		return i
+	}
+	touched := make([]bool, len(t.Stmts))
+	out := make([]bool, len(t.Stmts))
+	for i, s := range t.Stmts {
+		group[i] = i
+		if s.Op.Kind == testcase.OpCall && s.Op.SetsUp() && s.Op.Func != nil && s.Op.Func.Pkg() != nil && testcase.IsStandard(s.Op.Func.Pkg().Path()) {
+			out[i] = true
+			for _, a := range s.Args {
+				if !a.IsOmitted() && touched[find(a.Stmt)] {
+					out[i] = false
+				}
+			}
+		}
+		r := find(i)
+		for _, a := range s.Args {
+			if a.IsOmitted() {
+				continue
+			}
+			if g := find(a.Stmt); g != r {
+				group[g] = r
+				touched[r] = touched[r] || touched[g]
+			}
+		}
+		if !s.Op.SetsUp() {
+			touched[r] = true
+		}
+	}
+	return out
 }
 
 // failedCall reports whether o observes a non-error result of a call that

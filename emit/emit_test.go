@@ -297,3 +297,35 @@ func TestSliceOfFailedCallImportsNothing(t *testing.T) {
 	assert.NotContains(t, string(src), `"example.com/reflective/level"`)
 	assert.Contains(t, string(src), `err.Error() != "filter: unknown level nope"`)
 }
+
+// What a standard-library call returns is asserted only when R's API has
+// touched what it was made from: strconv.Quote of a literal says nothing
+// of R; strconv.Quote of a string R's API was given (and could have
+// changed, were it a byte slice) may.
+func TestStandardSetUpAssertedOnlyAfterR(t *testing.T) {
+	c := cluster(t, "cpubound", "./calc", "./lexer")
+	op := func(name string) *testcase.Op { return opNamed(t, c, name) }
+	str := types.Typ[types.String]
+	strconvPkg := types.NewPackage("strconv", "strconv")
+	quoteSig := types.NewSignatureType(nil, nil, nil,
+		types.NewTuple(types.NewVar(token.NoPos, strconvPkg, "s", str)),
+		types.NewTuple(types.NewVar(token.NoPos, strconvPkg, "", str)), false)
+	quote := &testcase.Op{Kind: testcase.OpCall, Name: "strconv.Quote", Func: types.NewFunc(token.NoPos, strconvPkg, "Quote", quoteSig),
+		Params: []types.Type{str}, Results: []types.Type{str}}
+	tc := &testcase.Test{Stmts: []testcase.Stmt{
+		{Op: op("lit string"), Value: "1+2"},
+		{Op: quote, Args: []testcase.Ref{ref(0)}},
+		{Op: op("lit string"), Value: "3"},
+		{Op: op("calc.Parse"), Args: []testcase.Ref{ref(2)}},
+		{Op: quote, Args: []testcase.Ref{ref(2)}},
+	}}
+	require.NoError(t, tc.Valid())
+	src, err := emit.File(c, []emit.Test{{Name: "TestParse", Test: tc, Outcome: &testcase.Outcome{Observations: []testcase.Observation{
+		{Ref: ref(1), Kind: testcase.ObsString, Text: `"1+2"`},
+		{Ref: res(3, 1), Kind: testcase.ObsNoError},
+		{Ref: ref(4), Kind: testcase.ObsString, Text: `"3"`},
+	}}}}, emit.Options{Package: "calc_test", Dialect: emit.Std, GoVersion: "go1.22"})
+	require.NoError(t, err)
+	assert.Contains(t, string(src), "\tstrconv.Quote(\"1+2\")\n\ts := \"3\"\n")
+	assert.Contains(t, string(src), "\ts2 := strconv.Quote(s)\n\tif s2 != `\"3\"` {\n")
+}

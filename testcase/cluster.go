@@ -1533,6 +1533,10 @@ func printfLike(fn *types.Func) bool {
 }
 
 // isStandard reports whether path is a standard-library package.
+// IsStandard reports whether an import path is of the standard library
+// (its first element has no dot).
+func IsStandard(path string) bool { return isStandard(path) }
+
 func isStandard(path string) bool {
 	return !strings.Contains(strings.Split(path, "/")[0], ".")
 }
