@@ -11,7 +11,9 @@ import (
 // minimise shrinks each test to what it needs to cover its goals. It
 // keeps every test, with the same goals, and drops from it what the goals
 // do not need. First, statements are tried from last to first, together
-// with the statements that use their values; then the arguments of
+// with the statements that use their values; then set-up calls are
+// bypassed, an argument of the call's type standing in for its result
+// (Test.Bypass); then the arguments of
 // composite literals, slices, maps, channels and variadic calls are left
 // out, one at a time; then string literals are shortened by removing
 // ever smaller runs of characters (as delta debugging does); last, with

@@ -5,19 +5,15 @@ import "github.com/cling-go/cling/testcase"
 // shrinker proposes smaller versions of one test, one at a time.
 type shrinker struct {
 	t *testcase.Test
-	// Removing statements: pos is the next statement to try.
-	pos int
-	// Dropping arguments: the statement fromEnd places before the end
-	// (arguments never change what follows them), and its next argument
-	// arg, counting down; argsLeft is false until the statement's
-	// arguments are being tried.
+	// Removing statements: pos is the next statement to try; dropping
+	// is set once none is left.
+	pos      int
 	dropping bool
-	fromEnd  int
-	arg      int
-	argsLeft bool
+	// Bypassing set-up calls (Test.Bypass), then dropping arguments
+	// (Test.DropArg): each walks the statements' arguments from the last.
+	bypass, drop argWalk
 	// Shortening strings: the literal of statement str loses the run of
 	// chunk characters at off; chunk 0 means the literal is not begun.
-	shortening      bool
 	str, chunk, off int
 	// Making integers small, when ints is set: the literal of statement
 	// num is tried at 0, then at half its value while the halves keep the
@@ -28,7 +24,9 @@ type shrinker struct {
 	proposed   int64
 }
 
-// next returns the next candidate, or nil when there is none left.
+// next returns the next candidate, or nil when there is none left: the
+// phases come in the order minimise describes, with set-up calls bypassed
+// (Test.Bypass) between removing statements and dropping arguments.
 func (s *shrinker) next() *testcase.Test {
 	for !s.dropping {
 		if s.pos < 0 {
@@ -47,26 +45,11 @@ func (s *shrinker) next() *testcase.Test {
 			return c
 		}
 	}
-	for !s.shortening {
-		i := s.t.Len() - 1 - s.fromEnd
-		if i < 0 {
-			s.shortening = true
-			break
-		}
-		if !s.argsLeft {
-			s.arg = len(s.t.Stmts[i].Args) - 1
-			s.argsLeft = true
-		}
-		if s.arg < 0 {
-			s.fromEnd++
-			s.argsLeft = false
-			continue
-		}
-		k := s.arg
-		s.arg--
-		if c, ok := s.t.DropArg(i, k); ok && c.HasCovering() {
-			return c
-		}
+	if c := s.bypass.next(s.t, s.t.Bypass); c != nil {
+		return c
+	}
+	if c := s.drop.next(s.t, s.t.DropArg); c != nil {
+		return c
 	}
 	for s.str < s.t.Len() {
 		st := s.t.Stmts[s.str]
@@ -116,6 +99,43 @@ func (s *shrinker) next() *testcase.Test {
 	return nil
 }
 
+// argWalk visits the arguments of a test's statements, statements from
+// the last and each one's arguments from the last. It counts statements
+// from the end, so that a kept candidate, which changes only the
+// statements before the one it changed, leaves the walk in place.
+type argWalk struct {
+	fromEnd, arg int
+	begun, done  bool
+}
+
+// next returns the candidate try makes of the next (statement, argument)
+// pair that gives one still calling a covering function, or nil when no
+// pair is left.
+func (w *argWalk) next(t *testcase.Test, try func(i, k int) (*testcase.Test, bool)) *testcase.Test {
+	for !w.done {
+		i := t.Len() - 1 - w.fromEnd
+		if i < 0 {
+			w.done = true
+			break
+		}
+		if !w.begun {
+			w.arg = len(t.Stmts[i].Args) - 1
+			w.begun = true
+		}
+		if w.arg < 0 {
+			w.fromEnd++
+			w.begun = false
+			continue
+		}
+		k := w.arg
+		w.arg--
+		if c, ok := try(i, k); ok && c.HasCovering() {
+			return c
+		}
+	}
+	return nil
+}
+
 // intLiteral returns the value of an integer literal statement.
 func intLiteral(st testcase.Stmt) (int64, bool) {
 	if st.Op.Kind != testcase.OpPrim {
@@ -144,7 +164,12 @@ func withInt(old any, n int64) any {
 func (s *shrinker) accept(c *testcase.Test) {
 	s.t = c
 	s.pos = min(s.pos, c.Len()-1)
-	if s.shortening {
+	if s.dropping && !s.bypass.done {
+		// The bypassed call is gone: the statement before it is next,
+		// as many places from the end as it was.
+		s.bypass.begun = false
+	}
+	if s.drop.done {
 		// The run at off is gone: the next run starts where it did.
 		s.off -= s.chunk
 	}

@@ -2,6 +2,8 @@ package gen
 
 import (
 	"fmt"
+	"go/token"
+	"go/types"
 	"strings"
 	"testing"
 
@@ -172,4 +174,45 @@ func TestShrinkerKeepsIntegers(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 13, n, "the candidates of TestShrinker's first case, integers left out")
+}
+
+// A set-up call whose argument has the type of its result gives way to
+// that argument, between removing statements and dropping arguments:
+// strings.ToUpper("mug") becomes "mug" when the goals do not need upper
+// case.
+func TestShrinkerBypassesSetUpCalls(t *testing.T) {
+	test := shopTest(t)
+	str := types.Typ[types.String]
+	stringsPkg := types.NewPackage("strings", "strings")
+	sig := types.NewSignatureType(nil, nil, nil,
+		types.NewTuple(types.NewVar(token.NoPos, stringsPkg, "s", str)),
+		types.NewTuple(types.NewVar(token.NoPos, stringsPkg, "", str)), false)
+	upper := &testcase.Op{Kind: testcase.OpCall, Name: "strings.ToUpper", Func: types.NewFunc(token.NoPos, stringsPkg, "ToUpper", sig),
+		Params: []types.Type{str}, Results: []types.Type{str}}
+	// "mug" (statement 2) goes through strings.ToUpper before AddItem.
+	stmts := append([]testcase.Stmt{}, test.Stmts[:3]...)
+	stmts = append(stmts, testcase.Stmt{Op: upper, Args: []testcase.Ref{{Stmt: 2}}})
+	for _, st := range test.Stmts[3:] {
+		for k := range st.Args {
+			if st.Args[k].Stmt >= 3 {
+				st.Args[k].Stmt++
+			}
+		}
+		stmts = append(stmts, st)
+	}
+	st := stmts[6] // AddItem(cart, name, qty, price)
+	st.Args = append([]testcase.Ref{}, st.Args...)
+	st.Args[1] = testcase.Ref{Stmt: 3}
+	stmts[6] = st
+	test = &testcase.Test{Stmts: stmts}
+	require.NoError(t, test.Valid())
+
+	const bypassed = `"EUR"; checkout.NewCart; "mug"; 2; 450; (*checkout.Cart).AddItem; inventory.NewStock; nil *pricing.Engine; (*checkout.Cart).Checkout`
+	proposed, final := shrinkCandidates(test, func(c *testcase.Test) bool { return describe(c) == bypassed })
+	assert.Equal(t, []string{
+		`"EUR"; checkout.NewCart; "mug"; strings.ToUpper; inventory.NewStock; nil *pricing.Engine; (*checkout.Cart).Checkout`,
+		`"EUR"; checkout.NewCart; inventory.NewStock; nil *pricing.Engine; (*checkout.Cart).Checkout`,
+		bypassed,
+	}, proposed[:3])
+	assert.Equal(t, bypassed, describe(final))
 }

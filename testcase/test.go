@@ -214,6 +214,45 @@ func (t *Test) Prune() {
 	}
 }
 
+// Bypass returns a copy of t in which set-up call i is gone and its
+// argument k stands wherever its result was used: bytes.Clone(data) or
+// bytes.TrimRightFunc(data, f) gives way to data. Statements that then
+// feed nothing are pruned. It returns false when statement i is no set-up
+// call, uses of it would not take the argument's type, or a later
+// statement uses another of its results.
+func (t *Test) Bypass(i, k int) (*Test, bool) {
+	if i < 0 || i >= len(t.Stmts) || k < 0 || k >= len(t.Stmts[i].Args) {
+		return nil, false
+	}
+	s := t.Stmts[i]
+	if s.Op.Kind != OpCall || !s.Op.SetsUp() || s.Op.Covering || len(s.Op.Results) == 0 || s.Args[k].IsOmitted() {
+		return nil, false
+	}
+	c := t.Clone()
+	used := false
+	for j := i + 1; j < len(c.Stmts); j++ {
+		for n, a := range c.Stmts[j].Args {
+			if a.IsOmitted() || a.Stmt != i {
+				continue
+			}
+			if a.Result != 0 {
+				return nil, false
+			}
+			c.Stmts[j].Args[n] = s.Args[k]
+			used = true
+		}
+	}
+	if !used {
+		return nil, false
+	}
+	c.keep(func(j int) bool { return j != i })
+	if c.Valid() != nil {
+		return nil, false
+	}
+	c.Prune()
+	return c, true
+}
+
 // DropArg returns a copy of t with argument k of statement i left out, and
 // the statements that then feed nothing pruned: a composite literal's
 // field is omitted (its zero value), an element (or a key and its value)

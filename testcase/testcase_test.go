@@ -249,23 +249,53 @@ func TestDropArg(t *testing.T) {
 	// On random tests of the shop, every drop leaves a valid, no longer
 	// test.
 	shop := cluster(t, "shop", "./checkout", "./pricing")
-	g := testcase.NewGenerator(shop, testcase.DefaultConfig(), 3)
-	drops := 0
-	for n := 0; n < 200; n++ {
+	drops := eachRandomEdit(t, shop, 3, 200, (*testcase.Test).DropArg, func(tc, d *testcase.Test, i, k int) {
+		require.NoError(t, d.Valid(), "dropping argument %d of %d in\n%s", k, i, tc)
+		assert.LessOrEqual(t, d.Len(), tc.Len())
+	})
+	assert.Positive(t, drops)
+}
+
+// eachRandomEdit applies edit to every argument of every statement of n
+// random tests of c (generated with seed), calls check on each edit that
+// succeeds, and returns how many did.
+func eachRandomEdit(t *testing.T, c *testcase.Cluster, seed int64, n int, edit func(*testcase.Test, int, int) (*testcase.Test, bool), check func(tc, edited *testcase.Test, i, k int)) int {
+	t.Helper()
+	g := testcase.NewGenerator(c, testcase.DefaultConfig(), seed)
+	edits := 0
+	for range n {
 		tc := g.RandomTest()
 		for i, s := range tc.Stmts {
 			for k := range s.Args {
-				d, ok := tc.DropArg(i, k)
-				if !ok {
-					continue
+				if e, ok := edit(tc, i, k); ok {
+					edits++
+					check(tc, e, i, k)
 				}
-				drops++
-				require.NoError(t, d.Valid(), "dropping argument %d of %d in\n%s", k, i, tc)
-				assert.LessOrEqual(t, d.Len(), tc.Len())
 			}
 		}
 	}
-	assert.Positive(t, drops)
+	return edits
+}
+
+func TestBypass(t *testing.T) {
+	_, _, tc := personcar(t)
+	for i, s := range tc.Stmts {
+		for k := range s.Args {
+			_, ok := tc.Bypass(i, k)
+			assert.False(t, ok, "statement %d (%s) is no set-up call", i, s.Op.Name)
+		}
+	}
+
+	// On random tests of a module whose API takes readers, writers and
+	// byte slices, every bypass leaves a valid, shorter test without the
+	// bypassed call.
+	c := cluster(t, "reflective", "./report", "./level")
+	bypasses := eachRandomEdit(t, c, 5, 300, (*testcase.Test).Bypass, func(tc, b *testcase.Test, i, k int) {
+		require.NoError(t, b.Valid(), "bypassing statement %d by argument %d in\n%s", i, k, tc)
+		assert.Less(t, b.Len(), tc.Len())
+		assert.True(t, tc.Stmts[i].Op.SetsUp())
+	})
+	assert.Positive(t, bypasses)
 }
 
 // Integer overflow is only reachable with the limits of a type; small
