@@ -19,7 +19,9 @@ import (
 // ever smaller runs of characters (as delta debugging does); last, with
 // ints set (the archive keeps cheaper tests: cheap suites are the aim),
 // integer literals are tried at 0, and else halved while the halves are
-// kept. A change
+// kept; and at the very end, standard-library calls of basic arguments
+// whose results nothing uses any more are tried again, from the last. A
+// change
 // stays if the test still calls a covering function and still covers its
 // goals in one run. All tests are shrunk together, one candidate each per
 // round. The minimised tests come in the order of kept.

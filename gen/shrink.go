@@ -1,6 +1,10 @@
 package gen
 
-import "github.com/cling-go/cling/testcase"
+import (
+	"go/types"
+
+	"github.com/cling-go/cling/testcase"
+)
 
 // shrinker proposes smaller versions of one test, one at a time.
 type shrinker struct {
@@ -22,6 +26,12 @@ type shrinker struct {
 	ints       bool
 	num, tried int
 	proposed   int64
+	// Sweeping, last: the inert calls (inertCall) whose results nothing
+	// uses any more (what used them was bypassed, or an argument or
+	// field that held them dropped) are tried again, from statement
+	// sweep down.
+	sweeping bool
+	sweep    int
 }
 
 // next returns the next candidate, or nil when there is none left: the
@@ -96,7 +106,40 @@ func (s *shrinker) next() *testcase.Test {
 		c.Stmts[s.num].Value = withInt(c.Stmts[s.num].Value, want)
 		return c
 	}
+	if !s.sweeping {
+		s.sweeping, s.sweep = true, s.t.Len()-1
+	}
+	uses := s.t.Uses()
+	for s.sweep >= 0 {
+		i := s.sweep
+		s.sweep--
+		if uses[i] || !inertCall(s.t.Stmts[i].Op) {
+			continue
+		}
+		c := s.t.Clone()
+		c.Remove(i)
+		c.Prune()
+		if c.HasCovering() && c.Len() > 0 {
+			return c
+		}
+	}
 	return nil
+}
+
+// inertCall reports whether op calls a standard-library function (not a
+// method) whose parameters are all of basic types: a call with no effect
+// but its results, such as url.Parse(s) or strings.Fields(s), which a test
+// holds only while something uses them.
+func inertCall(op *testcase.Op) bool {
+	if op.Kind != testcase.OpCall || op.Method || op.Func == nil || op.Func.Pkg() == nil || !testcase.IsStandard(op.Func.Pkg().Path()) {
+		return false
+	}
+	for _, p := range op.Params {
+		if _, ok := p.Underlying().(*types.Basic); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // argWalk visits the arguments of a test's statements, statements from
@@ -164,6 +207,7 @@ func withInt(old any, n int64) any {
 func (s *shrinker) accept(c *testcase.Test) {
 	s.t = c
 	s.pos = min(s.pos, c.Len()-1)
+	s.sweep = min(s.sweep, c.Len()-1)
 	if s.dropping && !s.bypass.done {
 		// The bypassed call is gone: the statement before it is next,
 		// as many places from the end as it was.

@@ -178,41 +178,40 @@ func TestShrinkerKeepsIntegers(t *testing.T) {
 
 // A set-up call whose argument has the type of its result gives way to
 // that argument, between removing statements and dropping arguments:
-// strings.ToUpper("mug") becomes "mug" when the goals do not need upper
-// case.
+// strings.TrimPrefix("mug", strconv.Itoa(2)) becomes "mug" when the goals
+// do not need the prefix gone. The strconv.Itoa that fed it then feeds
+// nothing, and goes in the last sweep.
 func TestShrinkerBypassesSetUpCalls(t *testing.T) {
 	test := shopTest(t)
-	str := types.Typ[types.String]
-	stringsPkg := types.NewPackage("strings", "strings")
-	sig := types.NewSignatureType(nil, nil, nil,
-		types.NewTuple(types.NewVar(token.NoPos, stringsPkg, "s", str)),
-		types.NewTuple(types.NewVar(token.NoPos, stringsPkg, "", str)), false)
-	upper := &testcase.Op{Kind: testcase.OpCall, Name: "strings.ToUpper", Func: types.NewFunc(token.NoPos, stringsPkg, "ToUpper", sig),
-		Params: []types.Type{str}, Results: []types.Type{str}}
-	// "mug" (statement 2) goes through strings.ToUpper before AddItem.
-	stmts := append([]testcase.Stmt{}, test.Stmts[:3]...)
-	stmts = append(stmts, testcase.Stmt{Op: upper, Args: []testcase.Ref{{Stmt: 2}}})
-	for _, st := range test.Stmts[3:] {
-		for k := range st.Args {
-			if st.Args[k].Stmt >= 3 {
-				st.Args[k].Stmt++
-			}
+	str, integer := types.Typ[types.String], types.Typ[types.Int]
+	std := func(pkg, name string, params []types.Type) *testcase.Op {
+		p := types.NewPackage(pkg, pkg)
+		var vars []*types.Var
+		for _, t := range params {
+			vars = append(vars, types.NewVar(token.NoPos, p, "", t))
 		}
-		stmts = append(stmts, st)
+		sig := types.NewSignatureType(nil, nil, nil, types.NewTuple(vars...), types.NewTuple(types.NewVar(token.NoPos, p, "", str)), false)
+		return &testcase.Op{Kind: testcase.OpCall, Name: pkg + "." + name, Func: types.NewFunc(token.NoPos, p, name, sig), Params: params, Results: []types.Type{str}}
 	}
-	st := stmts[6] // AddItem(cart, name, qty, price)
-	st.Args = append([]testcase.Ref{}, st.Args...)
-	st.Args[1] = testcase.Ref{Stmt: 3}
-	stmts[6] = st
-	test = &testcase.Test{Stmts: stmts}
+	itoa, trim := std("strconv", "Itoa", []types.Type{integer}), std("strings", "TrimPrefix", []types.Type{str, str})
+	ref := func(i int) testcase.Ref { return testcase.Ref{Stmt: i} }
+	s := test.Stmts // "EUR"; NewCart; "mug"; 2; 450; AddItem; NewStock; nil; Checkout
+	addItem := s[5]
+	addItem.Args = []testcase.Ref{ref(1), ref(5), ref(3), ref(6)}
+	test = &testcase.Test{Stmts: []testcase.Stmt{
+		s[0], s[1], s[2], s[3],
+		{Op: itoa, Args: []testcase.Ref{ref(3)}},
+		{Op: trim, Args: []testcase.Ref{ref(2), ref(4)}},
+		s[4], addItem, s[6], s[7],
+		{Op: s[8].Op, Args: []testcase.Ref{ref(1), ref(8), ref(9)}},
+	}}
 	require.NoError(t, test.Valid())
 
-	const bypassed = `"EUR"; checkout.NewCart; "mug"; 2; 450; (*checkout.Cart).AddItem; inventory.NewStock; nil *pricing.Engine; (*checkout.Cart).Checkout`
-	proposed, final := shrinkCandidates(test, func(c *testcase.Test) bool { return describe(c) == bypassed })
-	assert.Equal(t, []string{
-		`"EUR"; checkout.NewCart; "mug"; strings.ToUpper; inventory.NewStock; nil *pricing.Engine; (*checkout.Cart).Checkout`,
-		`"EUR"; checkout.NewCart; inventory.NewStock; nil *pricing.Engine; (*checkout.Cart).Checkout`,
-		bypassed,
-	}, proposed[:3])
-	assert.Equal(t, bypassed, describe(final))
+	const tail = "; 450; (*checkout.Cart).AddItem; inventory.NewStock; nil *pricing.Engine; (*checkout.Cart).Checkout"
+	bypassed := `"EUR"; checkout.NewCart; "mug"; 2; strconv.Itoa` + tail
+	swept := `"EUR"; checkout.NewCart; "mug"; 2` + tail
+	proposed, final := shrinkCandidates(test, func(c *testcase.Test) bool { return describe(c) == bypassed || describe(c) == swept })
+	assert.Contains(t, proposed, `"EUR"; checkout.NewCart; 2; strconv.Itoa`+tail, "the prefix in the name's place first")
+	assert.Equal(t, swept, proposed[len(proposed)-1])
+	assert.Equal(t, swept, describe(final))
 }
