@@ -81,14 +81,25 @@ const (
 	// Misuse: a runtime error the test caused with an argument (see
 	// Misused).
 	Misuse
-	// Slow: the search stopped the test at its adaptive limit; a run with
-	// the full timeout tells whether it hangs.
+	// Slow: the search stopped the test at its adaptive limit, or judged
+	// its goroutines leaked at its shorter grace; a run with the full
+	// timeout and grace tells whether it hangs or leaks.
 	Slow
 )
 
 var classNames = [...]string{"normal", "explicit panic", "fault candidate", "misuse", "slow"}
 
 func (c Class) String() string { return classNames[c] }
+
+// leakClass is the class of a leak: a candidate, or, when the search judged
+// it at its shorter grace (harness.Result.LeakCut), a test to run again
+// with the full grace, as one stopped at the adaptive limit is.
+func leakClass(r harness.Result) Class {
+	if r.LeakCut {
+		return Slow
+	}
+	return Candidate
+}
 
 // Classify tells from how an execution ended whether it is a fault
 // candidate, an explicit panic, a slow test to run again, or normal, and
@@ -98,14 +109,14 @@ func Classify(r harness.Result) (Class, Kind) {
 	switch r.Status {
 	case harness.Passed:
 		if r.Leak != "" {
-			return Candidate, Leak
+			return leakClass(r), Leak
 		}
 	case harness.Panicked:
 		if r.RuntimeError {
 			return Candidate, runtimeErrorKind(r.PanicType, r.Message)
 		}
 		if r.Leak != "" {
-			return Candidate, Leak
+			return leakClass(r), Leak
 		}
 		return Explicit, ExplicitPanic
 	case harness.TimedOut:

@@ -32,6 +32,8 @@ func TestClassify(t *testing.T) {
 		{"wrapped", harness.Result{Status: harness.Panicked, RuntimeError: true, PanicType: "*fmt.wrapError", Message: "parse: runtime error: index out of range [1] with length 1"}, fault.Candidate, fault.RuntimeError},
 		{"leak", harness.Result{Status: harness.Passed, Leak: "example.com/m/p.F.func1 /m/p/p.go:3\n"}, fault.Candidate, fault.Leak},
 		{"explicit and leak", harness.Result{Status: harness.Panicked, Leak: "example.com/m/p.F.func1 /m/p/p.go:3\n"}, fault.Candidate, fault.Leak},
+		{"leak at the search's grace", harness.Result{Status: harness.Passed, Leak: "example.com/m/p.F.func1 /m/p/p.go:3\n", LeakCut: true}, fault.Slow, fault.Leak},
+		{"explicit and leak at the search's grace", harness.Result{Status: harness.Panicked, Leak: "example.com/m/p.F.func1 /m/p/p.go:3\n", LeakCut: true}, fault.Slow, fault.Leak},
 		{"hang", harness.Result{Status: harness.TimedOut, Message: "running"}, fault.Candidate, fault.Hang},
 		{"blocked", harness.Result{Status: harness.TimedOut, Message: "blocked for ever: select (no cases)"}, fault.Candidate, fault.Deadlock},
 		{"cut", harness.Result{Status: harness.Cut, Message: "running"}, fault.Slow, fault.Hang},

@@ -20,6 +20,13 @@ const (
 	cutFactor       = 10
 	minSamples      = 32
 	initialCut      = 50 * time.Millisecond
+	// leakCutFloor is the least grace Explore gives the goroutines a
+	// test started before they count as a leak; leakCutFactor is smaller
+	// than cutFactor, since how long goroutines take to end, as the
+	// worker measures it, is mostly the worker's own looking (a goroutine
+	// profile, a few sleeps), which does not grow with a test's work.
+	leakCutFloor  = 2 * time.Millisecond
+	leakCutFactor = 3
 )
 
 // histogram counts run times in buckets of a quarter of a binary order of
@@ -78,9 +85,10 @@ func (h *histogram) cut() time.Duration {
 	return cutFactor * h.percentile(0.99)
 }
 
-// runTimes are the run times and CPU times of the tests that ended.
+// runTimes are the run times and CPU times of the tests that ended, and
+// how long the goroutines they started took to end after them.
 type runTimes struct {
-	run, cpu histogram
+	run, cpu, settle histogram
 }
 
 func (r *runTimes) add(run, cpu time.Duration) {
@@ -93,4 +101,16 @@ func (r *runTimes) add(run, cpu time.Duration) {
 func (r *runTimes) limits(floor, timeout time.Duration) (run, cpu time.Duration) {
 	run = min(max(r.run.cut(), floor), timeout)
 	return run, min(max(r.cpu.cut(), cpuCutFloor), run)
+}
+
+// leakCut returns the adaptive grace of Explore for the goroutines a test
+// started: leakCutFactor times the 99th percentile of how long they took
+// to end in the tests whose goroutines did, once minSamples of those
+// ended (before, 0: the executor's full grace), never below leakCutFloor.
+// Executor.Explore's doc says what a leak judged at it means.
+func (r *runTimes) leakCut() time.Duration {
+	if r.settle.total < minSamples {
+		return 0
+	}
+	return max(leakCutFactor*r.settle.percentile(0.99), leakCutFloor)
 }

@@ -63,3 +63,20 @@ func TestAdaptiveLimits(t *testing.T) {
 	assert.Equal(t, []time.Duration{30720 * time.Microsecond, 30720 * time.Microsecond}, limits(floor, timeout), "one outlier is above the 99th percentile")
 	assert.Equal(t, []time.Duration{20 * time.Millisecond, 20 * time.Millisecond}, limits(floor, 20*time.Millisecond), "never above the timeout")
 }
+
+// The grace for goroutines is the executor's full one (0) until 32 tests'
+// goroutines ended, then three times the 99th percentile of how long they
+// took, never below 2 ms.
+func TestAdaptiveLeakCut(t *testing.T) {
+	var r runTimes
+	for i := 0; i < minSamples-1; i++ {
+		r.settle.add(100 * time.Microsecond)
+	}
+	assert.Equal(t, time.Duration(0), r.leakCut(), "too few samples")
+	r.settle.add(100 * time.Microsecond)
+	assert.Equal(t, leakCutFloor, r.leakCut(), "3 × 112 µs is below the floor")
+	for i := 0; i < 100; i++ {
+		r.settle.add(3 * time.Millisecond) // bucket [2560, 3072) µs
+	}
+	assert.Equal(t, 3*3072*time.Microsecond, r.leakCut())
+}

@@ -96,8 +96,11 @@ type Stats struct {
 	Exits          int `json:"exits"`
 	ConvertedExits int `json:"convertedExits"`
 	Cuts           int `json:"adaptiveCuts"`
-	Hangs          int `json:"confirmedHangs"`
-	Crashes        int `json:"crashes"`
+	// LeakCuts counts the tests whose goroutines outlived them by more
+	// than the adaptive grace of Explore (Result.LeakCut).
+	LeakCuts int `json:"leakCuts"`
+	Hangs    int `json:"confirmedHangs"`
+	Crashes  int `json:"crashes"`
 	// StackOverflows counts the tests stopped at the executor's stack
 	// bound: crashes (Status Crashed) the worker survived, not counted in
 	// Crashes, which cost a worker each.
@@ -225,8 +228,13 @@ func (x *Executor) Run(ctx context.Context, tests []*testcase.Test, observe bool
 // Cut, not as a hang. Where tests take long, the workers take them in
 // pieces of a few milliseconds of work, each the next when it is done, so
 // that none waits idle for another's slow tests: which worker runs a test
-// then depends on timing, as results under a time budget do anyway. With
-// Options.Reproducible, Explore is Run without observations.
+// then depends on timing, as results under a time budget do anyway.
+// Likewise the goroutines a test started get, to end after it, a small
+// multiple of how long they took in the tests whose goroutines ended (at
+// least 2 ms; the full grace until 32 such tests have run): a test whose
+// goroutines outlive that is reported as a leak with LeakCut set, which a
+// run with the full grace may not confirm. With Options.Reproducible,
+// Explore is Run without observations.
 func (x *Executor) Explore(ctx context.Context, tests []*testcase.Test) ([]Result, error) {
 	return x.run(ctx, tests, request{waitOnCut: x.opts.Reproducible})
 }
@@ -250,6 +258,9 @@ func (x *Executor) run(ctx context.Context, tests []*testcase.Test, req request)
 	req.careful = x.opts.CarefulResults
 	x.mu.Lock()
 	req.cut, req.cpuCut = x.times.limits(x.opts.CutFloor, x.opts.Timeout)
+	if !req.waitOnCut {
+		req.leakCut = x.times.leakCut()
+	}
 	x.mu.Unlock()
 	var wg sync.WaitGroup
 	errs := make([]error, n)
@@ -306,6 +317,12 @@ func (x *Executor) run(ctx context.Context, tests []*testcase.Test, req request)
 		switch r.Status {
 		case Passed, Panicked, Exited:
 			x.times.add(r.Duration, r.CPUTime)
+		}
+		if r.settle > 0 {
+			x.times.settle.add(r.settle)
+		}
+		if r.LeakCut {
+			x.stats.LeakCuts++
 		}
 		switch r.Status {
 		case Panicked:

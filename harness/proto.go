@@ -103,6 +103,10 @@ type request struct {
 	// cut and cpuCut are the adaptive limits on the time a test runs and
 	// on the CPU time it uses, timeout the full limit.
 	cut, cpuCut, timeout time.Duration
+	// leakCut, if not 0, is how long the goroutines a test started may
+	// outlive it before they count as a leak, instead of the executor's
+	// full grace.
+	leakCut time.Duration
 }
 
 // encodeRequest encodes a request for tests.
@@ -121,6 +125,7 @@ func encodeRequest(tests []*testcase.Test, req request) []byte {
 	buf = binary.AppendUvarint(buf, uint64(req.cut/time.Microsecond))
 	buf = binary.AppendUvarint(buf, uint64(req.cpuCut/time.Microsecond))
 	buf = binary.AppendUvarint(buf, uint64(req.timeout/time.Microsecond))
+	buf = binary.AppendUvarint(buf, uint64(req.leakCut/time.Microsecond))
 	buf = binary.AppendUvarint(buf, uint64(len(tests)))
 	for _, t := range tests {
 		buf = appendTest(buf, t)
@@ -201,8 +206,14 @@ type Result struct {
 	PanicType    string
 	// Leak is, for a test that passed or panicked, the stack (as Stack)
 	// of a goroutine the test started that was still running a short
-	// grace period after the test ended; "" if none was.
-	Leak string
+	// grace period after the test ended; "" if none was. LeakCut marks a
+	// leak judged at the shorter grace a search learns (see
+	// Executor.Explore), which the full grace may not confirm.
+	Leak    string
+	LeakCut bool
+	// settle is how long the goroutines a test started took to end after
+	// it, when they did within the grace (0 if it started none).
+	settle time.Duration
 	// ExitCode is the status an exit asked for; Goexit tells
 	// runtime.Goexit apart.
 	ExitCode int
@@ -231,6 +242,8 @@ const (
 	wireOverflow
 	flagLeak     = 0x40
 	flagRetiring = 0x80
+	flagSettled  = 0x10
+	flagLeakCut  = 0x20
 )
 
 // Regression reports whether an execution may stand in a regression
@@ -260,9 +273,14 @@ func decodeResult(b []byte, observe bool) (res Result, retiring bool, err error)
 	st := r.byte()
 	retiring = st&flagRetiring != 0
 	leaked := st&flagLeak != 0
-	st &^= flagRetiring | flagLeak
+	res.LeakCut = st&flagLeakCut != 0
+	settled := st&flagSettled != 0
+	st &^= flagRetiring | flagLeak | flagLeakCut | flagSettled
 	res.Duration = time.Duration(r.uvarint()) * time.Microsecond
 	res.CPUTime = time.Duration(r.uvarint()) * time.Microsecond
+	if settled {
+		res.settle = time.Duration(r.uvarint()) * time.Microsecond
+	}
 	if leaked {
 		res.Leak = r.str()
 	}

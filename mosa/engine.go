@@ -29,6 +29,7 @@ import (
 	"cmp"
 	"context"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/cling-go/cling/fitness"
@@ -191,6 +192,10 @@ type Engine struct {
 	// flaky marks the goals seen covered by a test in one run and not in
 	// the next.
 	flaky map[int32]bool
+	// leaks are the places (the innermost frame of the goroutine left
+	// running) of leaks a run with the full grace confirmed: a test the
+	// search's shorter grace judges to leak there is not run again.
+	leaks map[string]bool
 	// guidedAt is the archive size when the generator's preference was
 	// last set (-1 before the first).
 	guidedAt int
@@ -222,6 +227,7 @@ func (e *Engine) begin(algorithm string) {
 	e.start = time.Now()
 	e.archive = NewArchive()
 	e.flaky = map[int32]bool{}
+	e.leaks = map[string]bool{}
 	e.stats = Stats{Algorithm: algorithm, GoalSeconds: map[int32]float64{}}
 	e.count()
 	e.repairs = repair.Counts{}
@@ -453,6 +459,9 @@ func (e *Engine) archiveCovering(ctx context.Context, tests []*testcase.Test, re
 	// A test enters the archive only for the goals a second run confirms:
 	// code that behaves differently from run to run (a select between two
 	// ready channels) must not leave a flaky test behind.
+	if err := e.recheckLeakCuts(ctx, tests, res); err != nil {
+		return err
+	}
 	var again []*testcase.Test
 	var wanted [][]int32
 	var idx []int
@@ -488,6 +497,56 @@ func (e *Engine) archiveCovering(ctx context.Context, tests []*testcase.Test, re
 		}
 	}
 	return nil
+}
+
+// recheckLeakCuts runs again, with the executor's full grace, the tests
+// judged to leak at the search's shorter one (harness.Result.LeakCut)
+// that would otherwise enter the archive, and puts the new results in
+// their place: a test whose goroutines take longer to end than most is no
+// leak for that, and its goals are not lost. A leak at a place where a
+// run with the full grace confirmed one before is taken as it is.
+func (e *Engine) recheckLeakCuts(ctx context.Context, tests []*testcase.Test, res []harness.Result) error {
+	var again []*testcase.Test
+	var idx []int
+	for i, r := range res {
+		if !r.LeakCut || e.leaks[leakPlace(r.Leak)] {
+			continue
+		}
+		clean := r
+		clean.Leak, clean.LeakCut = "", false
+		if !clean.Regression() {
+			continue
+		}
+		ps := 0.0
+		if e.archive.byScore {
+			ps = ProxiesOf(tests[i], r.Trace).Score()
+		}
+		if len(e.archive.Wants(tests[i], ps, e.covered(r.Trace))) > 0 {
+			again = append(again, tests[i])
+			idx = append(idx, i)
+		}
+	}
+	if len(again) == 0 {
+		return nil
+	}
+	rerun, err := e.Exec.Run(ctx, again, false)
+	if err != nil {
+		return err
+	}
+	for k, i := range idx {
+		if rerun[k].Leak != "" {
+			e.leaks[leakPlace(res[i].Leak)] = true
+		}
+		res[i] = rerun[k]
+	}
+	return nil
+}
+
+// leakPlace is the innermost frame of a leaked goroutine's stack (see
+// harness.Result.Leak).
+func leakPlace(stack string) string {
+	first, _, _ := strings.Cut(stack, "\n")
+	return first
 }
 
 // Conclude makes tests the result of the search in place of the archive,

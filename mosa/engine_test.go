@@ -167,3 +167,66 @@ func TestEvaluateExploresAndConfirmsWithRun(t *testing.T) {
 	assert.Equal(t, confirmRuns*2, ev.run)
 	assert.True(t, s.archive.Covered(0))
 }
+
+// leaky is an evaluator whose tests leave a goroutine at "pool.go:10":
+// Explore judges it at the short grace, Run at the full one, where the
+// goroutines of ends (and no other test's) finish in time.
+type leaky struct {
+	ends map[*testcase.Test]bool
+	runs int
+}
+
+func (e *leaky) result(t *testcase.Test, cut bool) harness.Result {
+	r := harness.Result{Trace: &rt.Trace{Covered: []int32{0}}}
+	if cut || !e.ends[t] {
+		r.Leak, r.LeakCut = "pool.(*Pool).worker pool.go:10\n", cut
+	}
+	return r
+}
+
+func (e *leaky) Explore(_ context.Context, tests []*testcase.Test) ([]harness.Result, error) {
+	out := make([]harness.Result, len(tests))
+	for i, t := range tests {
+		out[i] = e.result(t, true)
+	}
+	return out, nil
+}
+
+func (e *leaky) Run(_ context.Context, tests []*testcase.Test, _ bool) ([]harness.Result, error) {
+	out := make([]harness.Result, len(tests))
+	for i, t := range tests {
+		out[i] = e.result(t, false)
+		e.runs++
+	}
+	return out, nil
+}
+
+// A test judged to leak at the search's shorter grace is run again at the
+// full grace when the archive wants it: one whose goroutines end in time
+// is archived; once a leak at a place is confirmed, later tests that leak
+// there are not run again.
+func TestLeakCutsAreRunAgainAtTheFullGrace(t *testing.T) {
+	slow, leaking, other := testOfLen(2), testOfLen(2), testOfLen(2)
+	ev := &leaky{ends: map[*testcase.Test]bool{slow: true}}
+	e := &Engine{Exec: ev, Goals: 1}
+	e.begin("test")
+	ctx := context.Background()
+
+	res, err := e.Evaluate(ctx, []*testcase.Test{leaking})
+	require.NoError(t, err)
+	assert.False(t, res[0].LeakCut, "the full grace's result stands in")
+	assert.NotEmpty(t, res[0].Leak, "a leak the full grace confirms")
+	assert.False(t, e.Archive().Covered(0))
+	assert.Equal(t, 1, ev.runs)
+
+	_, err = e.Evaluate(ctx, []*testcase.Test{other})
+	require.NoError(t, err)
+	assert.Equal(t, 1, ev.runs, "a leak at a confirmed place is not run again")
+
+	e.leaks = map[string]bool{} // the slow test leaks nowhere at the full grace
+	res, err = e.Evaluate(ctx, []*testcase.Test{slow})
+	require.NoError(t, err)
+	assert.Empty(t, res[0].Leak)
+	assert.True(t, e.Archive().Covered(0), "archived after its confirmation runs")
+	assert.Equal(t, 2+confirmRuns, ev.runs)
+}

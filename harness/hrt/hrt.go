@@ -186,6 +186,12 @@ const (
 	// stack follows the duration.
 	flagLeak     = 0x40
 	flagRetiring = 0x80
+	// flagSettled marks a test whose goroutines outlived it but ended
+	// within the grace: how long they took follows the CPU time.
+	flagSettled = 0x10
+	// flagLeakCut marks a leak judged at a request's shorter grace (see
+	// limits.leakCut), which the full leakGrace might not confirm.
+	flagLeakCut = 0x20
 )
 
 // Request flags.
@@ -374,6 +380,7 @@ func (s *server) serve(in *bufio.Reader, out io.Writer) {
 		cut := time.Duration(r.uvarint()) * time.Microsecond
 		cpuCut := time.Duration(r.uvarint()) * time.Microsecond
 		timeout := time.Duration(r.uvarint()) * time.Microsecond
+		leakCut := time.Duration(r.uvarint()) * time.Microsecond
 		if s.cfg.BoundSteps != nil && timeout != s.boundFor {
 			s.boundFor = timeout
 			s.cfg.BoundSteps(stepBound(timeout), s.stepBounded)
@@ -387,7 +394,7 @@ func (s *server) serve(in *bufio.Reader, out io.Writer) {
 				// crash rather than waiting for a result.
 				os.Exit(3)
 			}
-			res := s.run(t, flags, limits{cut, cpuCut, timeout})
+			res := s.run(t, flags, limits{cut, cpuCut, timeout, leakCut})
 			retire := res.retire || s.overLimits() || t.writesState(s.cfg.Ops)
 			buf = encodeResult(buf[:0], s.cfg, res, retire)
 			if flags&reqObserve != 0 {
@@ -499,8 +506,12 @@ type result struct {
 	// cpu estimates the CPU time the test used (see run).
 	cpu time.Duration
 	// leak is the stack of a goroutine the test started that outlived it
-	// ("" if none did).
-	leak string
+	// ("" if none did), leakCut whether that was judged at a grace
+	// shorter than leakGrace; settle is how long the goroutines it
+	// started took to end after it, when they did within the grace.
+	leak    string
+	leakCut bool
+	settle  time.Duration
 	// label marks the goroutines the test starts (pprof labels are
 	// inherited), so that a leak is told apart from earlier tests'
 	// leftovers.
@@ -648,6 +659,10 @@ type limits struct {
 	// the CPU time the worker uses from the watchdog's first look at the
 	// test on (see run), timeout the full limit.
 	cut, cpuCut, timeout time.Duration
+	// leakCut, when shorter than leakGrace, is how long the goroutines a
+	// test started may outlive it before they count as leaked, for a
+	// search that learns it from how long they took in earlier tests.
+	leakCut time.Duration
 }
 
 // run executes a test in its own goroutine under a watchdog, so that a
@@ -823,7 +838,12 @@ wait:
 		// The test started goroutines that have not ended yet: given
 		// leakGrace to end, those still running leaked, and are stopped
 		// like those of a test that was cut.
-		if res.leak = s.leakedStack(goroutines, res.label, started); res.leak != "" {
+		grace := leakGrace
+		if lim.leakCut > 0 && lim.leakCut < leakGrace {
+			grace = lim.leakCut
+		}
+		if res.leak, res.settle = s.leakedStack(goroutines, res.label, started, grace); res.leak != "" {
+			res.leakCut = grace < leakGrace
 			res.retire = s.stopLeftovers(goroutines, nil)
 		}
 	}
@@ -1134,7 +1154,7 @@ func frameInDump(body string, pkgs []string) string {
 // testLabel is the pprof label that marks the goroutines of a test.
 const testLabel = "cling_test"
 
-// leakedStack waits up to leakGrace until no more than want goroutines
+// leakedStack waits up to grace until no more than want goroutines
 // run, and returns the stack (see stackLines) of a goroutine still running
 // that the test labelled label started, directly or not, and that runs
 // code of the caller or callee (the background goroutines of the standard
@@ -1142,31 +1162,36 @@ const testLabel = "cling_test"
 // are no leak of the pair); "" if there is none. With started set (the
 // test started goroutines) the count settling is not enough: another
 // goroutine's end may hide one of the test's, so the labels decide, up
-// to leakGrace.
-func (s *server) leakedStack(want int, label string, started bool) string {
+// to grace. With no leak, it also returns how long the goroutines took to
+// end.
+func (s *server) leakedStack(want int, label string, started bool, grace time.Duration) (string, time.Duration) {
+	start := time.Now()
 	// The test's own goroutine may be on its way out.
 	for i := 0; i < 3 && runtime.NumGoroutine() > want; i++ {
 		runtime.Gosched()
 	}
-	deadline := time.Now().Add(leakGrace)
+	deadline := start.Add(grace)
 	pause := 100 * time.Microsecond
 	for runtime.NumGoroutine() > want && time.Now().Before(deadline) {
-		time.Sleep(pause)
+		time.Sleep(min(pause, max(time.Until(deadline), 0)))
 		pause = min(2*pause, 10*time.Millisecond)
 	}
 	if runtime.NumGoroutine() <= want && !started {
-		return ""
+		return "", time.Since(start)
 	}
 	for {
 		s.profile.Reset()
 		if err := pprof.Lookup("goroutine").WriteTo(&s.profile, 1); err != nil {
-			return ""
+			return "", 0
 		}
 		stack := labelledStack(s.profile.String(), label, s.cfg.Packages)
 		if stack == "" || !time.Now().Before(deadline) {
-			return stack
+			if stack != "" {
+				return stack, 0
+			}
+			return "", time.Since(start)
 		}
-		time.Sleep(pause)
+		time.Sleep(min(pause, max(time.Until(deadline), 0)))
 		pause = min(2*pause, 10*time.Millisecond)
 	}
 }
@@ -1444,10 +1469,18 @@ func encodeResult(buf []byte, cfg Config, res *result, retire bool) []byte {
 	}
 	if res.leak != "" {
 		st |= flagLeak
+		if res.leakCut {
+			st |= flagLeakCut
+		}
+	} else if res.settle > 0 {
+		st |= flagSettled
 	}
 	buf = append(buf, st)
 	buf = binary.AppendUvarint(buf, uint64(res.elapsed/time.Microsecond))
 	buf = binary.AppendUvarint(buf, uint64(res.cpu/time.Microsecond))
+	if st&flagSettled != 0 {
+		buf = binary.AppendUvarint(buf, uint64(max(res.settle/time.Microsecond, 1)))
+	}
 	if res.leak != "" {
 		buf = appendString(buf, res.leak)
 	}

@@ -33,14 +33,40 @@ func TestLeakedStackSeesPastAnEndingGoroutine(t *testing.T) {
 	if n := runtime.NumGoroutine(); n > want {
 		t.Fatalf("%d goroutines, want %d: the count should hide the leak", n, want)
 	}
-	if got := s.leakedStack(want, "t1", false); got != "" {
+	if got, _ := s.leakedStack(want, "t1", false, leakGrace); got != "" {
 		t.Errorf("by the count alone: got a leak %q", got)
 	}
-	got := s.leakedStack(want, "t1", true)
+	got, _ := s.leakedStack(want, "t1", true, leakGrace)
 	if !strings.Contains(got, "hrt.leakingHelper") {
 		t.Errorf("by the labels: got %q, want the stack of leakingHelper", got)
 	}
-	if got := s.leakedStack(want, "t2", true); got != "" {
+	if got, _ := s.leakedStack(want, "t2", true, leakGrace); got != "" {
 		t.Errorf("another test's label: got a leak %q", got)
+	}
+}
+
+// At a grace shorter than the goroutine takes, a goroutine still blocked
+// is a leak; once it has ended, there is none, and leakedStack says how
+// long the goroutines took to end.
+func TestLeakedStackAtAShorterGrace(t *testing.T) {
+	s := &server{cfg: Config{Packages: []string{"github.com/cling-go/cling/harness/hrt"}}}
+	want := runtime.NumGoroutine()
+	release := make(chan struct{})
+	ended := make(chan struct{})
+	pprof.Do(context.Background(), pprof.Labels(testLabel, "t3"), func(context.Context) {
+		go func() {
+			leakingHelper(release)
+			close(ended)
+		}()
+	})
+	got, settle := s.leakedStack(want, "t3", true, time.Millisecond)
+	if !strings.Contains(got, "leak_test.go") || settle != 0 {
+		t.Errorf("blocked at a 1 ms grace: got %q and %v, want the goroutine's stack and 0", got, settle)
+	}
+	close(release)
+	<-ended
+	got, settle = s.leakedStack(want, "t3", true, leakGrace)
+	if got != "" || settle <= 0 {
+		t.Errorf("ended: got %q and %v, want no leak and a positive time", got, settle)
 	}
 }
