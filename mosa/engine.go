@@ -456,12 +456,12 @@ func (e *Engine) Evaluate(ctx context.Context, tests []*testcase.Test) ([]harnes
 // for the goals it covers and a second run confirms; the tests were
 // evaluations base+1, base+2, ...
 func (e *Engine) archiveCovering(ctx context.Context, tests []*testcase.Test, res []harness.Result, base int) error {
-	// A test enters the archive only for the goals a second run confirms:
-	// code that behaves differently from run to run (a select between two
-	// ready channels) must not leave a flaky test behind.
 	if err := e.recheckLeakCuts(ctx, tests, res); err != nil {
 		return err
 	}
+	// A test enters the archive only for the goals a second run confirms:
+	// code that behaves differently from run to run (a select between two
+	// ready channels) must not leave a flaky test behind.
 	var again []*testcase.Test
 	var wanted [][]int32
 	var idx []int
