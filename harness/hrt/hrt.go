@@ -790,7 +790,7 @@ wait:
 			default:
 				res.status = statusHang
 			}
-			res.retire = s.stopLeftovers(goroutines, done)
+			res.retire = s.stopLeftovers(goroutines, done, abandonGrace)
 			break wait
 		}
 	}
@@ -815,7 +815,7 @@ wait:
 		// must not run on into the next test.
 		s.leaked++
 		if runtime.NumGoroutine() > goroutines+1 {
-			res.retire = s.stopLeftovers(goroutines+1, nil)
+			res.retire = s.stopLeftovers(goroutines+1, nil, abandonGrace)
 		}
 		return res
 	}
@@ -844,7 +844,11 @@ wait:
 		}
 		if res.leak, res.settle = s.leakedStack(goroutines, res.label, started, grace); res.leak != "" {
 			res.leakCut = grace < leakGrace
-			res.retire = s.stopLeftovers(goroutines, nil)
+			// At the search's learned grace, the leftovers get no longer
+			// to reach a probe than the test's goroutines got to end: a
+			// worker that retires is replaced by its warm spare at little
+			// cost, while waiting costs every leaking test.
+			res.retire = s.stopLeftovers(goroutines, nil, min(grace, abandonGrace))
 		}
 	}
 	if observe {
@@ -895,13 +899,14 @@ func processCPU() time.Duration {
 // stopLeftovers stops the goroutines a test left running: while the
 // runtime abandons them, each ends at its next probe. It waits until no
 // more than want goroutines remain and, unless it is nil, testDone is
-// closed (the test's goroutine ended), or abandonGrace, and reports
+// closed (the test's goroutine ended), or grace (abandonGrace but for a
+// leak judged at the search's learned grace), and reports
 // whether any goroutine that can still run is left (one that reaches no
 // probe, or is blocked on something that may happen): the worker must
 // retire then, since it could record probes into later tests. The count
 // alone is not enough: the goroutine of the test before may have been
 // counted as running when this test started, and ended since.
-func (s *server) stopLeftovers(want int, testDone chan struct{}) bool {
+func (s *server) stopLeftovers(want int, testDone chan struct{}, grace time.Duration) bool {
 	stopped := func() bool {
 		if testDone != nil {
 			select {
@@ -914,11 +919,11 @@ func (s *server) stopLeftovers(want int, testDone chan struct{}) bool {
 	}
 	if s.cfg.Abandon != nil {
 		s.cfg.Abandon()
-		deadline := time.Now().Add(abandonGrace)
+		deadline := time.Now().Add(grace)
 		if testDone != nil {
 			// Wait without keeping a processor busy: the test's goroutine
 			// may need it to reach its next probe.
-			s.timer.Reset(abandonGrace)
+			s.timer.Reset(grace)
 			select {
 			case <-testDone:
 			case <-s.timer.C:
