@@ -642,7 +642,7 @@ func untouchedStandardCalls(t *testcase.Test) []bool {
 	out := make([]bool, len(t.Stmts))
 	for i, s := range t.Stmts {
 		group[i] = i
-		if s.Op.Kind == testcase.OpCall && s.Op.SetsUp() && s.Op.Func != nil && s.Op.Func.Pkg() != nil && testcase.IsStandard(s.Op.Func.Pkg().Path()) {
+		if s.Op.CallsStandard() && s.Op.SetsUp() {
 			out[i] = true
 			for _, a := range s.Args {
 				if !a.IsOmitted() && touched[find(a.Stmt)] {

@@ -109,6 +109,9 @@ func (s *shrinker) next() *testcase.Test {
 	if !s.sweeping {
 		s.sweeping, s.sweep = true, s.t.Len()-1
 	}
+	if s.sweep < 0 {
+		return nil
+	}
 	uses := s.t.Uses()
 	for s.sweep >= 0 {
 		i := s.sweep
@@ -131,7 +134,7 @@ func (s *shrinker) next() *testcase.Test {
 // but its results, such as url.Parse(s) or strings.Fields(s), which a test
 // holds only while something uses them.
 func inertCall(op *testcase.Op) bool {
-	if op.Kind != testcase.OpCall || op.Method || op.Func == nil || op.Func.Pkg() == nil || !testcase.IsStandard(op.Func.Pkg().Path()) {
+	if !op.CallsStandard() || op.Method {
 		return false
 	}
 	for _, p := range op.Params {

@@ -472,11 +472,7 @@ func (e *Engine) archiveCovering(ctx context.Context, tests []*testcase.Test, re
 		if !r.Regression() {
 			continue
 		}
-		ps := 0.0
-		if e.archive.byScore {
-			ps = ProxiesOf(tests[i], r.Trace).Score()
-		}
-		if w := e.archive.Wants(tests[i], ps, e.covered(r.Trace)); len(w) > 0 {
+		if w, ps := e.wants(tests[i], r); len(w) > 0 {
 			again = append(again, tests[i])
 			wanted = append(wanted, w)
 			idx = append(idx, i)
@@ -517,11 +513,7 @@ func (e *Engine) recheckLeakCuts(ctx context.Context, tests []*testcase.Test, re
 		if !clean.Regression() {
 			continue
 		}
-		ps := 0.0
-		if e.archive.byScore {
-			ps = ProxiesOf(tests[i], r.Trace).Score()
-		}
-		if len(e.archive.Wants(tests[i], ps, e.covered(r.Trace))) > 0 {
+		if w, _ := e.wants(tests[i], r); len(w) > 0 {
 			again = append(again, tests[i])
 			idx = append(idx, i)
 		}
@@ -540,6 +532,17 @@ func (e *Engine) recheckLeakCuts(ctx context.Context, tests []*testcase.Test, re
 		res[i] = rerun[k]
 	}
 	return nil
+}
+
+// wants returns the goals the archive would take test t for, whose
+// execution gave r, and the test's performance score (0 unless the
+// archive keeps tests by it).
+func (e *Engine) wants(t *testcase.Test, r harness.Result) ([]int32, float64) {
+	ps := 0.0
+	if e.archive.byScore {
+		ps = ProxiesOf(t, r.Trace).Score()
+	}
+	return e.archive.Wants(t, ps, e.covered(r.Trace)), ps
 }
 
 // leakPlace is the innermost frame of a leaked goroutine's stack (see

@@ -1533,10 +1533,6 @@ func printfLike(fn *types.Func) bool {
 }
 
 // isStandard reports whether path is a standard-library package.
-// IsStandard reports whether an import path is of the standard library
-// (its first element has no dot).
-func IsStandard(path string) bool { return isStandard(path) }
-
 func isStandard(path string) bool {
 	return !strings.Contains(strings.Split(path, "/")[0], ".")
 }
@@ -1664,6 +1660,12 @@ func stdFunc(pkgPath, name string, params []types.Type, result types.Type) *type
 	}
 	sig := types.NewSignatureType(nil, nil, nil, types.NewTuple(vars...), types.NewTuple(types.NewParam(token.NoPos, pkg, "", result)), false)
 	return types.NewFunc(token.NoPos, pkg, name, sig)
+}
+
+// CallsStandard reports whether the op calls a function or method of the
+// standard library.
+func (o *Op) CallsStandard() bool {
+	return o.Kind == OpCall && o.Func != nil && o.Func.Pkg() != nil && isStandard(o.Func.Pkg().Path())
 }
 
 // IsStdProvider reports whether a call op is a standard-library provider
