@@ -47,6 +47,9 @@ func (j *job) finish(ctx context.Context, archive *mosa.Archive) error {
 		if err != nil {
 			return err
 		}
+		if candidates, minimised, err = j.reduceAgain(ctx, archive, candidates, minimised); err != nil {
+			return err
+		}
 		observed, err := j.observe(ctx, candidates, minimised)
 		if err != nil {
 			return err
@@ -60,6 +63,30 @@ func (j *job) finish(ctx context.Context, archive *mosa.Archive) error {
 		}
 	}
 	return nil
+}
+
+// reduceAgain reduces the minimised tests once more: a test shrunk to
+// its own goals can still cover those of another, which the other's
+// minimised version then makes redundant. It returns the originals and
+// the minimised tests that stay, in their order, the minimised ones
+// with the goals they now answer for.
+func (j *job) reduceAgain(ctx context.Context, archive *mosa.Archive, originals, minimised []mosa.ArchivedTest) ([]mosa.ArchivedTest, []mosa.ArchivedTest, error) {
+	kept, err := j.reduce(ctx, archive, minimised)
+	if err != nil || len(kept) == len(minimised) {
+		return originals, minimised, err
+	}
+	goals := map[*testcase.Test][]int32{}
+	for _, k := range kept {
+		goals[k.Test] = k.Goals
+	}
+	var outOriginals, outMinimised []mosa.ArchivedTest
+	for i, m := range minimised {
+		if g, ok := goals[m.Test]; ok {
+			outOriginals = append(outOriginals, originals[i])
+			outMinimised = append(outMinimised, mosa.ArchivedTest{Test: m.Test, Goals: g})
+		}
+	}
+	return outOriginals, outMinimised, nil
 }
 
 // untried returns the tests of tests not in tried.

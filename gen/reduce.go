@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"cmp"
 	"context"
 	"slices"
 
@@ -89,8 +90,13 @@ func (j *job) reduce(ctx context.Context, archive *mosa.Archive, candidates []mo
 
 // setCover picks sets greedily until every goal of sets is answered for:
 // each step the set with the most goals not yet answered for per unit of
-// its cost, the first on a tie. It returns, per set, the goals it answers
-// for, in the set's order; nil for a set not picked.
+// its cost, the first on a tie. A set picked early can end up holding
+// nothing the later picks do not hold too (picked for {1,2,3,4}, then
+// {1,2,5} and {3,4,6}); so, the dearest first (the later pick on a tie),
+// each picked set whose goals the other picked sets all hold is then
+// dropped, and the goals are answered for again, in the order of the
+// picks. It returns, per set, the goals it answers for, in the set's
+// order; nil for a set not picked.
 func setCover(sets [][]int32, cost []float64) [][]int32 {
 	want := map[int32]bool{}
 	for _, s := range sets {
@@ -99,11 +105,12 @@ func setCover(sets [][]int32, cost []float64) [][]int32 {
 		}
 	}
 	answered := map[int32]bool{}
-	assigned := make([][]int32, len(sets))
+	var picks []int
+	picked := make([]bool, len(sets))
 	for len(answered) < len(want) {
 		best, bestGain := -1, 0.0
 		for i, s := range sets {
-			if assigned[i] != nil {
+			if picked[i] {
 				continue
 			}
 			n := 0
@@ -116,10 +123,40 @@ func setCover(sets [][]int32, cost []float64) [][]int32 {
 				best, bestGain = i, gain
 			}
 		}
+		picks, picked[best] = append(picks, best), true
 		for _, g := range sets[best] {
+			answered[g] = true
+		}
+	}
+	held := map[int32]int{} // goal → picked sets that hold it
+	for _, i := range picks {
+		for _, g := range sets[i] {
+			held[g]++
+		}
+	}
+	// The dearest first, the later pick on a tie.
+	byCost := slices.Clone(picks)
+	slices.Reverse(byCost)
+	slices.SortStableFunc(byCost, func(a, b int) int { return cmp.Compare(cost[b], cost[a]) })
+	dropped := map[int]bool{}
+	for _, i := range byCost {
+		if !slices.ContainsFunc(sets[i], func(g int32) bool { return held[g] == 1 }) {
+			dropped[i] = true
+			for _, g := range sets[i] {
+				held[g]--
+			}
+		}
+	}
+	answered = map[int32]bool{}
+	assigned := make([][]int32, len(sets))
+	for _, i := range picks {
+		if dropped[i] {
+			continue
+		}
+		for _, g := range sets[i] {
 			if !answered[g] {
 				answered[g] = true
-				assigned[best] = append(assigned[best], g)
+				assigned[i] = append(assigned[i], g)
 			}
 		}
 	}

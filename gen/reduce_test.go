@@ -38,6 +38,18 @@ func TestSetCover(t *testing.T) {
 			want: [][]int32{{1}, nil},
 		},
 		{
+			name: "a first pick the later picks make redundant is dropped",
+			sets: [][]int32{{1, 2, 3, 4}, {1, 2, 5}, {3, 4, 6}},
+			cost: []float64{1, 1, 1},
+			want: [][]int32{nil, {1, 2, 5}, {3, 4, 6}},
+		},
+		{
+			name: "of two redundant picks the dearer goes",
+			sets: [][]int32{{2, 4}, {1, 2, 4, 6}, {1, 5, 6}, {6}},
+			cost: []float64{1, 2, 3, 3},
+			want: [][]int32{{2, 4}, nil, {1, 5, 6}, nil},
+		},
+		{
 			name: "nothing to cover",
 			sets: [][]int32{},
 			cost: []float64{},

@@ -562,8 +562,8 @@ func TestGenReflective(t *testing.T) {
 		{"./config", "./decode", "config/cling_decode_test.go", 56, []string{"type item", "`cfg:\"", ":= &item", "var m map[string]", ", &m)"}},
 		{"./notify", "./hooks", "notify/cling_hooks_test.go", 18, []string{"notify.WithFormat(func(", "notify.ErrRetry"}},
 		{"./encode", "./scan", "encode/cling_scan_test.go", 44, []string{"type stubMarshaler struct", "func (s stubMarshaler) MarshalDoc() ([]byte, error) {", "encode.Encode(stubMarshaler{"}},
-		{"./show", "./level", "show/cling_level_test.go", 8, []string{"show.Text(level.Level("}},
-		{"./policy", "./level", "policy/cling_level_test.go", 12, []string{"ruleBuilder := p.Allow(", "ruleBuilder.From(", "p.Rewrite(func("}},
+		{"./show", "./level", "show/cling_level_test.go", 8, []string{"level.Short()", "show.Named("}},
+		{"./policy", "./level", "policy/cling_level_test.go", 12, []string{"ruleBuilder := p.Allow(", "ruleBuilder.From(", "p.Rewrite(", "func(x string) string {"}},
 		{"./serve", "./route", "serve/cling_route_test.go", 6, []string{"httptest.NewRecorder()", ".ServeHTTP(responseWriter, request", "&url.URL{Path: ",
 			"if responseWriter.Code != 404 {", `if responseWriter.Body.String() != "404 page not found\n" {`}},
 	}
