@@ -126,6 +126,11 @@ type Stats struct {
 	Evaluations int     `json:"evaluations"`
 	Generations int     `json:"generations"`
 	Seconds     float64 `json:"searchSeconds"`
+	// Statements counts the statements of R and E the evaluations
+	// executed (the probes' count; nothing for a test that hung or
+	// crashed): the work the tests did, which a count of evaluations
+	// does not tell, since one test can parse a word and another a page.
+	Statements int64 `json:"statementsExecuted"`
 	// Timeline samples coverage once per second of search.
 	Timeline []TimePoint `json:"timeline"`
 	// GoalSeconds is, per covered goal, the search time at which it was
@@ -433,6 +438,11 @@ func (e *Engine) Evaluate(ctx context.Context, tests []*testcase.Test) ([]harnes
 		e.Watch(tests, res)
 	}
 	e.stats.Evaluations += len(res)
+	for _, r := range res {
+		if r.Trace != nil {
+			e.stats.Statements += int64(r.Trace.Cost.Stmts)
+		}
+	}
 	if err := e.archiveCovering(ctx, tests, res, e.stats.Evaluations-len(res)); err != nil {
 		return nil, err
 	}

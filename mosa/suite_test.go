@@ -112,6 +112,7 @@ func TestEvaluateStopsAtTheBudget(t *testing.T) {
 	assert.Len(t, s1.tests, 2)
 	assert.Len(t, s2.tests, 2, "its first test is s1's, executed once")
 	assert.Equal(t, 3, e.stats.Evaluations)
+	assert.Equal(t, int64(30), e.stats.Statements, "the statements the three executed tests ran")
 	missed := fitness.Term(1, fitness.Progress{})
 	assert.Equal(t, []fitness.SuiteTerm{missed, missed}, s1.tests[0].terms)
 	assert.Equal(t, 2.0, s1.fitness, "both goals missed, never reached")

@@ -291,6 +291,9 @@ type runRecord struct {
 	Evaluations   int      `json:"evaluations"`
 	Generations   int      `json:"generations"`
 	SearchSeconds float64  `json:"searchSeconds"`
+	// Statements is the statements of R and E the search's tests executed
+	// (the stats row's statementsExecuted; 0 before cling counted them).
+	Statements int64 `json:"statementsExecuted,omitempty"`
 	// TestFile is the saved copy of the generated file, relative to the
 	// results directory Results (the run's subdirectory of -results);
 	// TestPath is where cling wrote it, relative to the module.
@@ -812,6 +815,7 @@ func (b *bench) gen(ctx context.Context, p *pair, v variant, seed int64, limit s
 			Evaluations   int     `json:"evaluations"`
 			Generations   int     `json:"generations"`
 			SearchSeconds float64 `json:"searchSeconds"`
+			Statements    int64   `json:"statementsExecuted"`
 		}
 		if err == nil {
 			err = json.Unmarshal(line, &st)
@@ -821,7 +825,7 @@ func (b *bench) gen(ctx context.Context, p *pair, v variant, seed int64, limit s
 		} else {
 			rec.Stats = json.RawMessage(line)
 			rec.Coupled, rec.Covered, rec.CBC = st.Goals, st.Covered, st.CBC
-			rec.Evaluations, rec.Generations, rec.SearchSeconds = st.Evaluations, st.Generations, st.SearchSeconds
+			rec.Evaluations, rec.Generations, rec.SearchSeconds, rec.Statements = st.Evaluations, st.Generations, st.SearchSeconds, st.Statements
 			if rep.CoupledBranches != st.Goals {
 				b.problem("%s: --json says %d coupled branches, --stats %d", rec.Command, rep.CoupledBranches, st.Goals)
 			}

@@ -19,9 +19,10 @@ type varSummary struct {
 	Name string
 	// Covered and File are the coupled branches the search archive and
 	// the written file covered, per successful run; Rate the evaluations
-	// per second of search.
-	Covered, File, Rate []float64
-	Runs, Failed        int
+	// per second of search; Work the statements of R and E the search's
+	// tests executed per second (runs whose stats row counts them).
+	Covered, File, Rate, Work []float64
+	Runs, Failed              int
 	// A12 and MW compare the covered counts with the baseline's: Â12 is
 	// the probability that a run of this variant covers more than a run
 	// of the baseline.
@@ -87,6 +88,9 @@ func summarize(p *pair, names []string, baseline string) pairSummary {
 		a.File = append(a.File, float64(r.FileCovered))
 		if r.SearchSeconds > 0 {
 			a.Rate = append(a.Rate, float64(r.Evaluations)/r.SearchSeconds)
+			if r.Statements > 0 {
+				a.Work = append(a.Work, float64(r.Statements)/r.SearchSeconds)
+			}
 		}
 	}
 	if s.Coupled == 0 && p.Hand != nil {
@@ -394,39 +398,10 @@ func comparison(sums []pairSummary, vs []variant) string {
 
 	random := randomVariant(vs)
 	fmt.Fprintf(&w, "\n### Search speed\n\n")
-	if random != "" {
-		which := ""
-		if random != "random" {
-			which = " (" + random + ")"
-		}
-		fmt.Fprintf(&w, "Test executions per second of search (mean over runs), and in parentheses relative to random search%s on the same pair.\n\n", which)
-	} else {
-		fmt.Fprintf(&w, "Test executions per second of search (mean over runs).\n\n")
+	w.WriteString(speedTable(sums, names, random, "Test executions per second of search", func(a *varSummary) []float64 { return a.Rate }))
+	if t := speedTable(sums, names, random, "Statements of R and E the search's tests executed per second of search", func(a *varSummary) []float64 { return a.Work }); t != "" {
+		w.WriteString("\n" + t)
 	}
-	fmt.Fprintf(&w, "| pair | %s |\n|---|%s\n", strings.Join(names, " | "), strings.Repeat("---:|", len(names)))
-	ratios := make([][]float64, len(names))
-	for _, s := range sums {
-		rs := s.variant(random)
-		var cells []string
-		for i, a := range s.Vars {
-			c := num(mean(a.Rate), 0)
-			if rs != nil && len(rs.Rate) > 0 && len(a.Rate) > 0 {
-				r := mean(a.Rate) / mean(rs.Rate)
-				ratios[i] = append(ratios[i], r)
-				c += fmt.Sprintf(" (%.2f×)", r)
-			}
-			cells = append(cells, c)
-		}
-		fmt.Fprintf(&w, "| %s | %s |\n", s.P.name(), strings.Join(cells, " | "))
-	}
-	if random != "" {
-		cells = cells[:0]
-		for i := range names {
-			cells = append(cells, num(mean(ratios[i]), 2)+"×")
-		}
-		fmt.Fprintf(&w, "| **mean relative to random** | %s |\n", strings.Join(cells, " | "))
-	}
-
 	w.WriteString(handTable(sums, names))
 
 	fmt.Fprintf(&w, "\n### Runs in detail\n\n")
@@ -454,6 +429,59 @@ func comparison(sums []pairSummary, vs []variant) string {
 				s.P.name(), name, len(cov), total, num(mean(cov), 1), num(stddev(cov), 1), minMax(cov), num(mean(file), 1),
 				num(mean(tests), 1), num(mean(drops), 1), num(mean(evals), 0), num(mean(gens), 0), num(mean(wall), 0))
 		}
+	}
+	return w.String()
+}
+
+// speedTable renders a rate of every variant on every pair (mean over
+// runs), relative to random search's on the same pair when one of the
+// variants is random search; nothing when no run has the rate.
+func speedTable(sums []pairSummary, names []string, random, what string, rate func(*varSummary) []float64) string {
+	any := false
+	for _, s := range sums {
+		for _, a := range s.Vars {
+			any = any || len(rate(a)) > 0
+		}
+	}
+	if !any {
+		return ""
+	}
+	var w strings.Builder
+	if random != "" {
+		which := ""
+		if random != "random" {
+			which = " (" + random + ")"
+		}
+		fmt.Fprintf(&w, "%s (mean over runs), and in parentheses relative to random search%s on the same pair.\n\n", what, which)
+	} else {
+		fmt.Fprintf(&w, "%s (mean over runs).\n\n", what)
+	}
+	fmt.Fprintf(&w, "| pair | %s |\n|---|%s\n", strings.Join(names, " | "), strings.Repeat("---:|", len(names)))
+	ratios := make([][]float64, len(names))
+	for _, s := range sums {
+		rs := s.variant(random)
+		var cells []string
+		for i, a := range s.Vars {
+			c := num(mean(rate(a)), 0)
+			if rs != nil && len(rate(rs)) > 0 && len(rate(a)) > 0 {
+				r := mean(rate(a)) / mean(rate(rs))
+				ratios[i] = append(ratios[i], r)
+				c += fmt.Sprintf(" (%.2f×)", r)
+			}
+			cells = append(cells, c)
+		}
+		fmt.Fprintf(&w, "| %s | %s |\n", s.P.name(), strings.Join(cells, " | "))
+	}
+	if random != "" {
+		var cells []string
+		for i := range names {
+			c := num(mean(ratios[i]), 2)
+			if len(ratios[i]) > 0 {
+				c += "×"
+			}
+			cells = append(cells, c)
+		}
+		fmt.Fprintf(&w, "| **mean relative to random** | %s |\n", strings.Join(cells, " | "))
 	}
 	return w.String()
 }

@@ -474,6 +474,9 @@ type statsRow struct {
 	GoalSelection string `json:"goalSelection"`
 	AllGoals      int    `json:"goals"`
 	AllCovered    int    `json:"goalsCovered"`
+	// Statements counts the statements of R and E the search's tests
+	// executed.
+	Statements int64 `json:"statementsExecuted"`
 }
 
 func appendStats(path string, c *cli.Context, a *couple.Analysis, rep *gen.Report) error {
@@ -487,7 +490,7 @@ func appendStats(path string, c *cli.Context, a *couple.Analysis, rep *gen.Repor
 		AllGoals: rep.Stats.Goals, AllCovered: rep.Stats.Covered, Criteria: strings.Join(rep.Optimised, ","), GoalSelection: rep.GoalSelection,
 		Tests: rep.Tests, Evaluations: rep.Stats.Evaluations, Generations: rep.Stats.Generations,
 		SearchSeconds: rep.Stats.Seconds, Repairs: rep.Stats.Repairs, Drops: rep.Stats.Drops,
-		Timeline: rep.Stats.Timeline, GoalSeconds: rep.Stats.GoalSeconds,
+		Timeline: rep.Stats.Timeline, GoalSeconds: rep.Stats.GoalSeconds, Statements: rep.Stats.Statements,
 	}
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
@@ -507,7 +510,7 @@ func appendStats(path string, c *cli.Context, a *couple.Analysis, rep *gen.Repor
 	if st != nil && st.Size() == 0 {
 		w.Write([]string{"caller", "callee", "algorithm", "seed", "budget", "max_evals", "population", "fitness", "repair_attempts", "workers",
 			"coupled_branches", "covered", "cbc", "tests", "evaluations", "generations", "search_seconds", "repairs", "drops", "timeline", "goal_seconds",
-			"crossover", "data_crossover", "criteria", "goal_selection", "goals", "goals_covered"})
+			"crossover", "data_crossover", "criteria", "goal_selection", "goals", "goals_covered", "statements_executed"})
 	}
 	var tl []string
 	for _, p := range row.Timeline {
@@ -528,7 +531,7 @@ func appendStats(path string, c *cli.Context, a *couple.Analysis, rep *gen.Repor
 		strconv.Itoa(row.Evaluations), strconv.Itoa(row.Generations), strconv.FormatFloat(row.SearchSeconds, 'f', 3, 64),
 		strconv.Itoa(row.Repairs), strconv.Itoa(row.Drops), strings.Join(tl, ";"), strings.Join(gs, ";"),
 		row.Crossover, strconv.FormatFloat(row.DataCrossover, 'g', -1, 64),
-		row.Criteria, row.GoalSelection, strconv.Itoa(row.AllGoals), strconv.Itoa(row.AllCovered)})
+		row.Criteria, row.GoalSelection, strconv.Itoa(row.AllGoals), strconv.Itoa(row.AllCovered), strconv.FormatInt(row.Statements, 10)})
 	w.Flush()
 	return w.Error()
 }

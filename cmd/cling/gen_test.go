@@ -36,7 +36,8 @@ type genJSON struct {
 	// DroppedAssertions counts the assertions verification took out.
 	DroppedAssertions int `json:"droppedAssertions"`
 	Stats             struct {
-		Algorithm string `json:"algorithm"`
+		Algorithm  string `json:"algorithm"`
+		Statements int64  `json:"statementsExecuted"`
 	} `json:"stats"`
 	Executor struct {
 		Environment string `json:"environment"`
@@ -230,9 +231,14 @@ func TestGenEveryAlgorithm(t *testing.T) {
 			rep := genRun(t, dir, "--caller", "./person", "--callee", "./car", "--algorithm", a.Name, "--max-evals", "500", "--stats", stats)
 			assert.Equal(t, 2, rep.Covered, "personcar's two coupled branches")
 			assert.Equal(t, a.Name, rep.Stats.Algorithm)
-			var row struct{ Algorithm string }
+			var row struct {
+				Algorithm  string
+				Statements int64 `json:"statementsExecuted"`
+			}
 			require.NoError(t, json.Unmarshal([]byte(readFile(t, stats)), &row))
 			assert.Equal(t, a.Name, row.Algorithm)
+			assert.Positive(t, row.Statements, "the tests ran statements of person and car")
+			assert.Equal(t, rep.Stats.Statements, row.Statements)
 			goTest(t, dir, "./person")
 
 			var files []string
