@@ -437,13 +437,13 @@ func comparison(sums []pairSummary, vs []variant) string {
 // runs), relative to random search's on the same pair when one of the
 // variants is random search; nothing when no run has the rate.
 func speedTable(sums []pairSummary, names []string, random, what string, rate func(*varSummary) []float64) string {
-	any := false
+	measured := false
 	for _, s := range sums {
 		for _, a := range s.Vars {
-			any = any || len(rate(a)) > 0
+			measured = measured || len(rate(a)) > 0
 		}
 	}
-	if !any {
+	if !measured {
 		return ""
 	}
 	var w strings.Builder
