@@ -3,6 +3,7 @@
 package rt
 
 import (
+	"encoding/binary"
 	"math"
 	"testing"
 
@@ -201,6 +202,23 @@ func TestTraceRoundTrip(t *testing.T) {
 		{Site: 0, Node: 2, DistT: 0, DistF: 1, TakenT: true, TakenF: false, Evals: 1},
 	}, tr.Callee)
 	assert.Equal(t, []int32{1}, tr.Covered, "false outcome of node 1 after r: goal 1")
+}
+
+// A damaged record whose counts promise more elements than it has bytes
+// is an error, and reserves no more than its bytes for them.
+func TestDecodeTraceOfADamagedRecord(t *testing.T) {
+	huge := binary.AppendUvarint(nil, 1<<60)
+	for _, b := range [][]byte{
+		huge,                                    // callers
+		append([]byte{0}, huge...),              // sites
+		append([]byte{0, 0}, huge...),           // callee evaluations
+		append([]byte{0, 0, 0}, huge...),        // covered goals
+		append([]byte{0, 0, 0, 0}, huge[:3]...), // a count cut short
+	} {
+		tr, _, err := DecodeTrace(b)
+		require.ErrorIs(t, err, errTrace, "%x", b)
+		assert.LessOrEqual(t, cap(tr.Caller)+cap(tr.Sites)+cap(tr.Callee)+cap(tr.Covered), len(b))
+	}
 }
 
 func TestListAndRange(t *testing.T) {

@@ -187,6 +187,9 @@ func DecodeTrace(b []byte) (*Trace, []byte, error) {
 	r := reader{b: b}
 	t := &Trace{}
 	n := r.uvarint()
+	if n > 0 {
+		t.Caller = make([]CallerEval, 0, r.room(n))
+	}
 	for i := uint64(0); i < n && r.err == nil; i++ {
 		t.Caller = append(t.Caller, CallerEval{
 			Node: int32(r.uvarint()), DistT: r.dist(), DistF: r.dist(),
@@ -194,10 +197,16 @@ func DecodeTrace(b []byte) (*Trace, []byte, error) {
 		})
 	}
 	n = r.uvarint()
+	if n > 0 {
+		t.Sites = make([]SiteEval, 0, r.room(n))
+	}
 	for i := uint64(0); i < n && r.err == nil; i++ {
 		t.Sites = append(t.Sites, SiteEval{Site: int32(r.uvarint()), LastEnter: uint32(r.uvarint()), Entries: r.byte()})
 	}
 	n = r.uvarint()
+	if n > 0 {
+		t.Callee = make([]CalleeEval, 0, r.room(n))
+	}
 	for i := uint64(0); i < n && r.err == nil; i++ {
 		e := CalleeEval{Site: int32(r.uvarint()), Node: int32(r.uvarint()), DistT: r.dist(), DistF: r.dist()}
 		taken := r.byte()
@@ -249,6 +258,9 @@ func (r *reader) extras(t *Trace) {
 func (r *reader) ints() []int32 {
 	n := r.uvarint()
 	var out []int32
+	if n > 0 {
+		out = make([]int32, 0, r.room(n))
+	}
 	for i := uint64(0); i < n && r.err == nil; i++ {
 		out = append(out, int32(r.uvarint()))
 	}
@@ -258,6 +270,13 @@ func (r *reader) ints() []int32 {
 type reader struct {
 	b   []byte
 	err error
+}
+
+// room bounds a count read from the record by the bytes left in it, each
+// element taking at least one: the capacity to reserve for n elements,
+// which a damaged record cannot make huge.
+func (r *reader) room(n uint64) int {
+	return int(min(n, uint64(len(r.b))))
 }
 
 func (r *reader) uvarint() uint64 {
