@@ -1177,9 +1177,13 @@ func (s *server) leakedStack(want int, label string, started bool, grace time.Du
 	}
 	deadline := start.Add(grace)
 	pause := 100 * time.Microsecond
-	for runtime.NumGoroutine() > want && time.Now().Before(deadline) {
+	// nap sleeps a pause, doubling up to 10 ms, never past the deadline.
+	nap := func() {
 		time.Sleep(min(pause, max(time.Until(deadline), 0)))
 		pause = min(2*pause, 10*time.Millisecond)
+	}
+	for runtime.NumGoroutine() > want && time.Now().Before(deadline) {
+		nap()
 	}
 	if runtime.NumGoroutine() <= want && !started {
 		return "", time.Since(start)
@@ -1190,14 +1194,13 @@ func (s *server) leakedStack(want int, label string, started bool, grace time.Du
 			return "", 0
 		}
 		stack := labelledStack(s.profile.String(), label, s.cfg.Packages)
-		if stack == "" || !time.Now().Before(deadline) {
-			if stack != "" {
-				return stack, 0
-			}
+		if stack == "" {
 			return "", time.Since(start)
 		}
-		time.Sleep(min(pause, max(time.Until(deadline), 0)))
-		pause = min(2*pause, 10*time.Millisecond)
+		if !time.Now().Before(deadline) {
+			return stack, 0
+		}
+		nap()
 	}
 }
 
