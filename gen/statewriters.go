@@ -73,7 +73,8 @@ func stateCulprits(ctx context.Context, run runNamed, names, writers, victims []
 // writers together break it), or there are more writers than
 // maxWritersProbed, every writer is blamed. It returns nil when no victim
 // passes alone, or none fails even beside all the writers (its failure
-// was not the state's).
+// was not the state's), or the writers blamed outnumber the victims they
+// break (see worthDropping).
 func culpritsOf(ctx context.Context, run runNamed, writers, victims []string) ([]string, error) {
 	if len(writers) == 0 || len(victims) == 0 {
 		return nil, nil
@@ -92,7 +93,7 @@ func culpritsOf(ctx context.Context, run runNamed, writers, victims []string) ([
 		return nil, nil
 	}
 	if len(writers) > maxWritersProbed {
-		return writers, nil
+		return worthDropping(writers, harmed), nil
 	}
 	var culprits []string
 	for _, w := range writers {
@@ -112,10 +113,25 @@ func culpritsOf(ctx context.Context, run runNamed, writers, victims []string) ([
 			return nil, err
 		}
 		if anyFailed(runs, harmed) {
-			return writers, nil
+			return worthDropping(writers, harmed), nil
 		}
 	}
-	return culprits, nil
+	return worthDropping(culprits, harmed), nil
+}
+
+// worthDropping returns the culprits when they are no more than the
+// victims they break, nil otherwise. Dropping the culprits keeps the
+// victims as they are; not dropping them leaves the victims to verify,
+// which takes out the assertions of theirs that failed on a value, or
+// drops them. A module whose every call fills a package-level cache
+// (a decoder compiled once per type, a buffer pool) has nearly every
+// test for a writer, and one test whose result shows the cache would
+// otherwise cost the file all of them.
+func worthDropping(culprits, victims []string) []string {
+	if len(culprits) > len(victims) {
+		return nil
+	}
+	return culprits
 }
 
 // anyFailed reports whether a run of one of the named tests failed.
@@ -130,7 +146,8 @@ func anyFailed(runs map[string]*testRuns, names []string) bool {
 // failed test runs alone, twice in one process; those that pass are the
 // victims, and the culprits are searched among the other tests by
 // halving (see bisectCulprits). It returns nil when every failed test
-// fails alone too.
+// fails alone too, or the culprits outnumber the victims (see
+// worthDropping).
 func interferers(ctx context.Context, run runNamed, names []string, failures map[string]*failure) ([]string, error) {
 	var failed, victims []string
 	for _, n := range names {
@@ -150,7 +167,8 @@ func interferers(ctx context.Context, run runNamed, names []string, failures map
 			victims = append(victims, n)
 		}
 	}
-	return bisectCulprits(ctx, run, victims, without(names, victims), 2)
+	culprits, err := bisectCulprits(ctx, run, victims, without(names, victims), 2)
+	return worthDropping(culprits, victims), err
 }
 
 // without returns the names not in drop, in order.

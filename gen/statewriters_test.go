@@ -66,9 +66,10 @@ func (p *stateProcess) run(_ context.Context, names []string, n int) (map[string
 
 // Only the writers whose state breaks a test that passes alone are
 // blamed; a test broken for itself blames none, nor does one that fails
-// in the file for another reason; a test broken only by writers together
-// blames all of them; a writer whose harm another writer's state hid is
-// found once that one is gone.
+// in the file for another reason; tests broken only by writers together
+// blame all of them, unless the writers are more than the tests they
+// break; a writer whose harm another writer's state hid is found once
+// that one is gone.
 func TestStateCulprits(t *testing.T) {
 	many := make([]string, maxWritersProbed+1)
 	for i := range many {
@@ -78,6 +79,7 @@ func TestStateCulprits(t *testing.T) {
 	after := func(w string) func(map[string]bool) bool {
 		return func(state map[string]bool) bool { return state[w] }
 	}
+	both := func(s map[string]bool) bool { return s["TestW1"] && s["TestW2"] }
 	for _, tc := range []struct {
 		name    string
 		names   []string
@@ -107,9 +109,21 @@ func TestStateCulprits(t *testing.T) {
 		},
 		{
 			name:  "only writers together",
-			names: []string{"TestA", "TestW1", "TestW2"}, writers: []string{"TestW1", "TestW2"}, victims: []string{"TestA"},
-			fails: map[string]func(map[string]bool) bool{"TestA": func(s map[string]bool) bool { return s["TestW1"] && s["TestW2"] }},
+			names: []string{"TestA", "TestB", "TestW1", "TestW2"}, writers: []string{"TestW1", "TestW2"}, victims: []string{"TestA", "TestB"},
+			fails: map[string]func(map[string]bool) bool{"TestA": both, "TestB": both},
 			want:  []string{"TestW1", "TestW2"}, runs: 4,
+		},
+		{
+			name:  "more writers together than tests they break",
+			names: []string{"TestA", "TestW1", "TestW2"}, writers: []string{"TestW1", "TestW2"}, victims: []string{"TestA"},
+			fails: map[string]func(map[string]bool) bool{"TestA": both},
+			want:  nil, runs: 4,
+		},
+		{
+			name:  "more single culprits than tests they break",
+			names: []string{"TestA", "TestW1", "TestW2"}, writers: []string{"TestW1", "TestW2"}, victims: []string{"TestA"},
+			fails: map[string]func(map[string]bool) bool{"TestA": func(s map[string]bool) bool { return s["TestW1"] || s["TestW2"] }},
+			want:  nil, runs: 3,
 		},
 		{
 			name:  "a failure that is not the state's",
@@ -132,7 +146,7 @@ func TestStateCulprits(t *testing.T) {
 			name:  "too many writers to try",
 			names: append([]string{"TestA"}, many...), writers: many, victims: []string{"TestA"},
 			fails: map[string]func(map[string]bool) bool{"TestA": after("TestW3")},
-			want:  many, runs: 1,
+			want:  nil, runs: 1,
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -169,6 +183,11 @@ func TestInterferers(t *testing.T) {
 	culprits, err := interferers(context.Background(), p.run, names, map[string]*failure{"TestB": {}, "TestD": {}})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"TestC"}, culprits)
+
+	p = &stateProcess{fails: map[string]func(map[string]bool) bool{"TestB": func(s map[string]bool) bool { return s["TestA"] && s["TestC"] }}}
+	culprits, err = interferers(context.Background(), p.run, names, map[string]*failure{"TestB": {}})
+	require.NoError(t, err)
+	assert.Empty(t, culprits, "two culprits for one victim stay, and the victim answers for its failure")
 
 	p = &stateProcess{fails: map[string]func(map[string]bool) bool{"TestD": always}}
 	culprits, err = interferers(context.Background(), p.run, names, map[string]*failure{"TestD": {}})
