@@ -27,6 +27,19 @@ type individual struct {
 	// execution left a trace (the dynamic proxies are known).
 	proxies Proxies
 	traced  bool
+	// size is the test's size, which breaks ties in ranking, once sized
+	// (see testSize).
+	size  testcase.Size
+	sized bool
+}
+
+// testSize returns the size of the individual's test, computed on the
+// first call: a test is not changed once evaluated.
+func (ind *individual) testSize() testcase.Size {
+	if !ind.sized {
+		ind.size, ind.sized = ind.t.Size(), true
+	}
+	return ind.size
 }
 
 // align re-indexes the objectives to goals, in increasing order. Goals

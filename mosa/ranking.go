@@ -109,13 +109,13 @@ func varies(all []*individual, goals int) bool {
 }
 
 // byScore sorts a front for a cut: by the heuristic's score, highest
-// first, then the shorter first.
+// first, then the smaller first (see testcase.Size).
 func byScore(f []*individual) []*individual {
 	sort.SliceStable(f, func(i, j int) bool {
 		if f[i].crowding != f[j].crowding {
 			return f[i].crowding > f[j].crowding
 		}
-		return f[i].t.Len() < f[j].t.Len()
+		return f[i].testSize().Less(f[j].testSize())
 	})
 	return f
 }
@@ -133,20 +133,15 @@ func preferenceSort(all []*individual, n, ranked, keep int, primary []bool) (fro
 	taken := make([]bool, len(all))
 	var front0 []*individual
 	if len(all) > 0 {
-		// The best individual of each goal, ties to the shorter and then
-		// to the first; individual by individual, which reads each one's
-		// objectives in order.
+		// The best individual of each goal, ties to the smaller (see
+		// testcase.Size) and then to the first; individual by
+		// individual, which reads each one's objectives in order.
 		best := make([]int, n)
 		bestV := slices.Clone(all[0].obj[:n])
-		bestLen := make([]int, n)
-		for g := range bestLen {
-			bestLen[g] = all[0].t.Len()
-		}
 		for i, ind := range all[1:] {
-			l := ind.t.Len()
 			for g, v := range ind.obj[:n] {
-				if v < bestV[g] || (v == bestV[g] && l < bestLen[g]) {
-					best[g], bestV[g], bestLen[g] = i+1, v, l
+				if v < bestV[g] || (v == bestV[g] && ind.testSize().Less(all[best[g]].testSize())) {
+					best[g], bestV[g] = i+1, v
 				}
 			}
 		}

@@ -36,6 +36,24 @@ func TestPreferenceSort(t *testing.T) {
 	assert.Equal(t, [][]*individual{{a, c}, {b, d}, {e}}, first(preferenceSort([]*individual{a, b, c, d, e}, 2, 2, 4, nil)))
 }
 
+// Between two tests equally near a goal and as long, the one with fewer
+// bytes in its strings is the goal's best; between as many bytes, the
+// first.
+func TestPreferenceSortTiesToFewerStringBytes(t *testing.T) {
+	withString := func(s string, fit ...float64) *individual {
+		x := ind(2, fit...)
+		x.t.Stmts[0].Value = s
+		return x
+	}
+	long, short, same := withString("a long input", 0.5, 0.9), withString("short", 0.5, 0.8), withString("other", 0.5, 0.8)
+	fronts := first(preferenceSort([]*individual{long, short, same}, 2, 2, -1, nil))
+	assert.Equal(t, []*individual{short}, fronts[0])
+	fronts = first(preferenceSort([]*individual{long, same, short}, 2, 2, -1, nil))
+	assert.Equal(t, []*individual{same}, fronts[0])
+	front := []*individual{long, short}
+	assert.Equal(t, []*individual{short, long}, byScore(front), "a cut keeps the smaller of two equally crowded")
+}
+
 func TestDominates(t *testing.T) {
 	assert.True(t, dominates(ind(1, 0.1, 0.2), ind(1, 0.2, 0.2)))
 	assert.False(t, dominates(ind(1, 0.2, 0.2), ind(1, 0.2, 0.2)), "equal vectors")

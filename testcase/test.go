@@ -61,6 +61,35 @@ func (t *Test) Prefix(n int) *Test {
 // Len is the number of statements.
 func (t *Test) Len() int { return len(t.Stmts) }
 
+// Size is how big a test is where the search prefers the smaller of two
+// that do equally well: first its statements, then the bytes of its
+// string literals. A parser's work grows with its input, and without the
+// second measure nothing holds the strings back: mutation inserts runs
+// of bytes (a constant, a repeated span) faster than it deletes them.
+type Size struct {
+	Stmts, StringBytes int
+}
+
+// Less reports whether s is smaller than o: fewer statements, or as many
+// and fewer string bytes.
+func (s Size) Less(o Size) bool {
+	if s.Stmts != o.Stmts {
+		return s.Stmts < o.Stmts
+	}
+	return s.StringBytes < o.StringBytes
+}
+
+// Size returns the test's size.
+func (t *Test) Size() Size {
+	sz := Size{Stmts: len(t.Stmts)}
+	for _, s := range t.Stmts {
+		if v, ok := s.Value.(string); ok {
+			sz.StringBytes += len(v)
+		}
+	}
+	return sz
+}
+
 // Calls counts the call statements.
 func (t *Test) Calls() int {
 	n := 0

@@ -523,3 +523,21 @@ func TestNothingDeprecated(t *testing.T) {
 	assert.Equal(t, map[string]bool{"Code": false, "HeaderMap": true, "Body": false, "Flushed": false,
 		"result": false, "snapHeader": false, "wroteHeader": false}, dep)
 }
+
+// A test's size counts its statements first, then the bytes of its
+// string literals; literals of other kinds add nothing.
+func TestSize(t *testing.T) {
+	test := &testcase.Test{Stmts: []testcase.Stmt{{Value: "abc"}, {Value: int64(12345)}, {Value: ""}, {Value: "de"}}}
+	assert.Equal(t, testcase.Size{Stmts: 4, StringBytes: 5}, test.Size())
+	for _, tc := range []struct {
+		a, b testcase.Size
+		less bool
+	}{
+		{testcase.Size{Stmts: 3, StringBytes: 90}, testcase.Size{Stmts: 4, StringBytes: 1}, true},
+		{testcase.Size{Stmts: 4, StringBytes: 1}, testcase.Size{Stmts: 4, StringBytes: 2}, true},
+		{testcase.Size{Stmts: 4, StringBytes: 2}, testcase.Size{Stmts: 4, StringBytes: 2}, false},
+		{testcase.Size{Stmts: 5, StringBytes: 0}, testcase.Size{Stmts: 4, StringBytes: 9}, false},
+	} {
+		assert.Equal(t, tc.less, tc.a.Less(tc.b), "%v < %v", tc.a, tc.b)
+	}
+}
