@@ -4,16 +4,18 @@ import (
 	"cmp"
 	"slices"
 	"sort"
+
+	"github.com/cling-go/cling/testcase"
 )
 
 // survive keeps n individuals by preference sorting over objectives, the
 // uncovered goals that count in this generation (all of uncovered for
 // MOSA): front 0 is the best test of each objective (ties to the
-// shorter), further fronts come from non-dominated sorting; heuristic h
+// smaller, see testcase.Size), further fronts come from non-dominated sorting; heuristic h
 // (the crowding distance, for MOSA) scores the individuals of every front
 // but front 0, which the crowding distance always scores (the best test
 // of a hard goal is often a dear one), and the last front admitted is cut
-// by that score, then by length. primary, aligned to objectives (nil:
+// by that score, then by size. primary, aligned to objectives (nil:
 // all), marks the primary goals. Front 0 keeps their best tests first
 // when it must be cut, by their crowding on the primary goals (those of
 // the other goals fill what is left, by their crowding on all goals), and
@@ -138,10 +140,15 @@ func preferenceSort(all []*individual, n, ranked, keep int, primary []bool) (fro
 		// individual, which reads each one's objectives in order.
 		best := make([]int, n)
 		bestV := slices.Clone(all[0].obj[:n])
+		bestSize := make([]testcase.Size, n)
+		for g := range bestSize {
+			bestSize[g] = all[0].testSize()
+		}
 		for i, ind := range all[1:] {
+			size := ind.testSize()
 			for g, v := range ind.obj[:n] {
-				if v < bestV[g] || (v == bestV[g] && ind.testSize().Less(all[best[g]].testSize())) {
-					best[g], bestV[g] = i+1, v
+				if v < bestV[g] || (v == bestV[g] && size.Less(bestSize[g])) {
+					best[g], bestV[g], bestSize[g] = i+1, v, size
 				}
 			}
 		}
