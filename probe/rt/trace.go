@@ -187,9 +187,7 @@ func DecodeTrace(b []byte) (*Trace, []byte, error) {
 	r := reader{b: b}
 	t := &Trace{}
 	n := r.uvarint()
-	if n > 0 {
-		t.Caller = make([]CallerEval, 0, r.room(n))
-	}
+	t.Caller = reserve[CallerEval](&r, n)
 	for i := uint64(0); i < n && r.err == nil; i++ {
 		t.Caller = append(t.Caller, CallerEval{
 			Node: int32(r.uvarint()), DistT: r.dist(), DistF: r.dist(),
@@ -197,16 +195,12 @@ func DecodeTrace(b []byte) (*Trace, []byte, error) {
 		})
 	}
 	n = r.uvarint()
-	if n > 0 {
-		t.Sites = make([]SiteEval, 0, r.room(n))
-	}
+	t.Sites = reserve[SiteEval](&r, n)
 	for i := uint64(0); i < n && r.err == nil; i++ {
 		t.Sites = append(t.Sites, SiteEval{Site: int32(r.uvarint()), LastEnter: uint32(r.uvarint()), Entries: r.byte()})
 	}
 	n = r.uvarint()
-	if n > 0 {
-		t.Callee = make([]CalleeEval, 0, r.room(n))
-	}
+	t.Callee = reserve[CalleeEval](&r, n)
 	for i := uint64(0); i < n && r.err == nil; i++ {
 		e := CalleeEval{Site: int32(r.uvarint()), Node: int32(r.uvarint()), DistT: r.dist(), DistF: r.dist()}
 		taken := r.byte()
@@ -257,10 +251,7 @@ func (r *reader) extras(t *Trace) {
 // ints decodes a list written by appendInts.
 func (r *reader) ints() []int32 {
 	n := r.uvarint()
-	var out []int32
-	if n > 0 {
-		out = make([]int32, 0, r.room(n))
-	}
+	out := reserve[int32](r, n)
 	for i := uint64(0); i < n && r.err == nil; i++ {
 		out = append(out, int32(r.uvarint()))
 	}
@@ -272,11 +263,15 @@ type reader struct {
 	err error
 }
 
-// room bounds a count read from the record by the bytes left in it, each
-// element taking at least one: the capacity to reserve for n elements,
-// which a damaged record cannot make huge.
-func (r *reader) room(n uint64) int {
-	return int(min(n, uint64(len(r.b))))
+// reserve returns an empty slice with room for the n elements a count
+// read from the record announces (nil for none), bounded by the bytes
+// left in the record, each element taking at least one: a damaged record
+// cannot make it huge.
+func reserve[T any](r *reader, n uint64) []T {
+	if n == 0 {
+		return nil
+	}
+	return make([]T, 0, min(n, uint64(len(r.b))))
 }
 
 func (r *reader) uvarint() uint64 {
