@@ -648,7 +648,9 @@ func recvTypeParams(sig *types.Signature) int {
 
 // instantiations proposes type arguments for a generic function: for each
 // type parameter, the first candidates among a fixed list of common types
-// and the named types of R and E that satisfy its constraint; for a type
+// and the named types of R and E that satisfy its constraint, and a
+// declared struct type when the code reads struct tags
+// (declaredTypeArg); for a type
 // parameter constrained by a type built from the others (S ~[]T,
 // M ~map[K]V), that type with their arguments in place.
 func (c *Cluster) instantiations(fn *types.Func) [][]types.Type {
@@ -673,6 +675,9 @@ func (c *Cluster) typeArgs(tps *types.TypeParamList) [][]types.Type {
 			if len(options[i]) == 2 {
 				break
 			}
+		}
+		if d := c.declaredTypeArg(tps.At(i)); d != nil {
+			options[i] = append(options[i], d)
 		}
 		if len(options[i]) == 0 {
 			if derived[i] = builtFromTypeParams(tps.At(i)); derived[i] == nil {
@@ -714,6 +719,22 @@ func (c *Cluster) typeArgs(tps *types.TypeParamList) [][]types.Type {
 	}
 	rec(0)
 	return out
+}
+
+// declaredTypeArg returns a struct type the test declares (item1 of
+// declared.go, tagged with the keys R's and E's code reads) as a type
+// argument for tp, when R's or E's code reads struct tags and the type
+// satisfies tp's constraint; nil otherwise. A generic function of code
+// that walks structs by reflection (Decode[T any], Build[G any]) does
+// little with the int and string that satisfy the same constraint.
+func (c *Cluster) declaredTypeArg(tp *types.TypeParam) types.Type {
+	if len(c.reflection().tags.keys) == 0 {
+		return nil
+	}
+	if d := c.declared()[0]; satisfies(d, tp) {
+		return d
+	}
+	return nil
 }
 
 // builtFromTypeParams returns the type a type parameter's constraint is

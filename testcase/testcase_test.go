@@ -138,6 +138,16 @@ func TestClusterGenerics(t *testing.T) {
 	}
 }
 
+// Where R or E reads struct tags, a type parameter that a declared
+// struct satisfies is also instantiated with one (item1): settings.Parse
+// decodes into a T, and decode.Into does little with an int or a string.
+// Without tag reads in R and E (constructs), the declared types stay out.
+func TestClusterDeclaredTypeArgument(t *testing.T) {
+	c := cluster(t, "reflective", "./settings", "./decode")
+	assert.Equal(t, []string{"settings.Parse[int]", "settings.Parse[item1]", "settings.Parse[string]"}, names(c.API))
+	assert.NotContains(t, strings.Join(names(cluster(t, "constructs", "./caller", "./callee").API), " "), "item1")
+}
+
 // Skipped lists what of r a test outside r can call and the cluster
 // cannot, with the value it cannot build and why. Not listed: Apply,
 // whose inner no test outside r can build; the methods of types that no

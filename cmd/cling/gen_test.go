@@ -560,7 +560,8 @@ func TestGenCrossover(t *testing.T) {
 // build before it had a pool of types for `any`, declared struct types,
 // decode targets, function literals, sentinel errors and stubs of
 // interfaces: a comparer that walks values with a reflect.Kind switch, a
-// decoder into tagged structs, an API of functional options and
+// decoder into tagged structs (and a generic one, which needs a declared
+// struct as its type argument), an API of functional options and
 // callbacks, an encoder that asks its argument whether it marshals
 // itself, and HTTP middleware whose handler a test must serve. The counts are exact (deterministic code, seed 3, 3000
 // evaluations, single-point crossover: the figures of docs/fixtures.md,
@@ -579,6 +580,8 @@ func TestGenReflective(t *testing.T) {
 		{"./config", "./decode", "config/cling_decode_test.go", 56, []string{"type item", "`cfg:\"", "var m map[string]", ", &m)"},
 			// A struct of the file's own to decode into, by pointer.
 			[]string{`:= &item\d*\{|var \w+ item\d*\n`}},
+		// A generic decoder, instantiated with a declared struct.
+		{"./settings", "./decode", "settings/cling_decode_test.go", 21, []string{"type item1 struct", "settings.Parse[item1]("}, nil},
 		{"./notify", "./hooks", "notify/cling_hooks_test.go", 18, []string{"notify.WithFormat(func(", "notify.ErrRetry"}, nil},
 		{"./encode", "./scan", "encode/cling_scan_test.go", 44, []string{"type stubMarshaler struct", "func (s stubMarshaler) MarshalDoc() ([]byte, error) {", "encode.Encode(stubMarshaler{"}, nil},
 		{"./show", "./level", "show/cling_level_test.go", 8, []string{"level.Short()", "show.Named("}, nil},
