@@ -24,10 +24,8 @@ const reduceRuns = 2
 // confirmed), and picks tests greedily, as a weighted set cover: the test
 // with the most goals not yet answered for per unit of cost, the first
 // of the archive's order on a tie, until every goal is answered for. The
-// cost is the test's length, or, when the archive keeps cheaper tests
-// (cheap suites are then the aim), its proxies' additive estimate of
-// what it costs to run (mosa.RelativeCosts), which a suite's cost is the
-// sum of. The tests
+// cost is the test's length, or 1 plus its performance score when the
+// archive keeps cheaper tests (cheap suites are then the aim). The tests
 // left out stay in the archive, where finish finds them again when a
 // kept test fails verification. The kept tests come in the archive's
 // order, each with the goals it answers for.
@@ -47,7 +45,6 @@ func (j *job) reduce(ctx context.Context, archive *mosa.Archive, candidates []mo
 	}
 	covers := make([]map[int32]int, len(candidates)) // goal → runs that covered it
 	cost := make([]float64, len(candidates))
-	proxies := make([]mosa.Proxies, len(candidates))
 	for run := 0; run < reduceRuns; run++ {
 		res, err := j.x.Run(ctx, tests, false)
 		if err != nil {
@@ -57,7 +54,9 @@ func (j *job) reduce(ctx context.Context, archive *mosa.Archive, candidates []mo
 			if covers[i] == nil {
 				covers[i] = map[int32]int{}
 				cost[i] = float64(tests[i].Len())
-				proxies[i] = mosa.ProxiesOf(tests[i], r.Trace)
+				if archive.KeepsCheaper() {
+					cost[i] = 1 + mosa.ProxiesOf(tests[i], r.Trace).Score()
+				}
 			}
 			if !r.Regression() {
 				continue
@@ -68,9 +67,6 @@ func (j *job) reduce(ctx context.Context, archive *mosa.Archive, candidates []mo
 				}
 			}
 		}
-	}
-	if archive.KeepsCheaper() {
-		cost = mosa.RelativeCosts(proxies)
 	}
 	sets := make([][]int32, len(candidates))
 	for i, c := range candidates {

@@ -68,28 +68,3 @@ func (p Proxies) Add(q Proxies) Proxies {
 		TestStatements: p.TestStatements + q.TestStatements, Length: p.Length + q.Length,
 	}
 }
-
-// RelativeCosts returns, for each of a set of tests with proxies ps, an
-// additive estimate of what it costs to run: the sum of its proxies, each
-// in units of that proxy's mean over ps (a proxy no test has adds
-// nothing). Unlike Score, which squashes each proxy into [0, 1) to
-// compare two tests, these add up: the cost of a suite is the sum of its
-// tests', so a test that does a hundred times the work of another costs
-// about a hundred times as much, where their scores differ by little.
-func RelativeCosts(ps []Proxies) []float64 {
-	var mean [7]float64
-	for _, p := range ps {
-		for k, v := range p.vector() {
-			mean[k] += v / float64(len(ps))
-		}
-	}
-	out := make([]float64, len(ps))
-	for i, p := range ps {
-		for k, v := range p.vector() {
-			if mean[k] > 0 {
-				out[i] += v / mean[k]
-			}
-		}
-	}
-	return out
-}

@@ -56,20 +56,3 @@ func TestProxiesOfAnExecution(t *testing.T) {
 		assert.Equal(t, want, ProxiesOf(tc, r.Trace), "every execution counts from zero")
 	}
 }
-
-// RelativeCosts adds the proxies in units of their means: over the two
-// tests below the means are Loops 2, Calls 50, TestCalls 1, Allocs 10,
-// Statements 500, TestStatements 1 and Length 2.
-func TestRelativeCosts(t *testing.T) {
-	cheap := Proxies{Loops: 0, Calls: 10, TestCalls: 1, Allocs: 0, Statements: 100, TestStatements: 1, Length: 2}
-	dear := Proxies{Loops: 4, Calls: 90, TestCalls: 1, Allocs: 20, Statements: 900, TestStatements: 1, Length: 2}
-	got := RelativeCosts([]Proxies{cheap, dear})
-	require.Len(t, got, 2)
-	assert.InDelta(t, 0+0.2+1+0+0.2+1+1, got[0], 1e-12)
-	assert.InDelta(t, 2+1.8+1+2+1.8+1+1, got[1], 1e-12)
-	assert.InDelta(t, 14, got[0]+got[1], 1e-12, "each proxy adds one unit per test")
-	// A proxy no test has adds nothing; a single test costs one unit per
-	// proxy it has.
-	assert.Equal(t, []float64{2}, RelativeCosts([]Proxies{{TestCalls: 1, Length: 1}}))
-	assert.Empty(t, RelativeCosts(nil))
-}
