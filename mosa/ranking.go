@@ -11,11 +11,11 @@ import (
 // survive keeps n individuals by preference sorting over objectives, the
 // uncovered goals that count in this generation (all of uncovered for
 // MOSA): front 0 is the best test of each objective (ties to the
-// smaller, see testcase.Size), further fronts come from non-dominated sorting; heuristic h
-// (the crowding distance, for MOSA) scores the individuals of every front
-// but front 0, which the crowding distance always scores (the best test
-// of a hard goal is often a dear one), and the last front admitted is cut
-// by that score, then by size. primary, aligned to objectives (nil:
+// smaller, see testcase.Size), further fronts come from non-dominated
+// sorting; heuristic h (the crowding distance, for MOSA) scores the
+// individuals of every front but front 0, which the crowding distance
+// always scores (the best test of a hard goal is often a dear one), and
+// the last front admitted is cut by that score, then by size. primary, aligned to objectives (nil:
 // all), marks the primary goals. Front 0 keeps their best tests first
 // when it must be cut, by their crowding on the primary goals (those of
 // the other goals fill what is left, by their crowding on all goals), and

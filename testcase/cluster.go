@@ -252,8 +252,9 @@ type Cluster struct {
 	// and Declared the types tests declare themselves (the struct types
 	// of the pool, then the stubs of interfaces; see declared.go and
 	// stubs.go); Pool is built the first time a value of an empty
-	// interface is needed (see pool.go), Declared then or when a value
-	// of an interface a stub implements is.
+	// interface is needed (see pool.go), Declared then, when a value of
+	// an interface a stub implements is, or when a type parameter takes a
+	// declared struct (declaredTypeArg).
 	Pool     []types.Type
 	Declared []*types.Named
 
