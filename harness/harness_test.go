@@ -691,3 +691,28 @@ func TestStateWritersRunAlone(t *testing.T) {
 	assert.Equal(t, alone, after, "the test after Register's runs in a fresh process")
 	assert.Equal(t, 1, x.Stats().Retirements)
 }
+
+// With CLING_EXECUTOR_CPUPROFILE, each worker writes a CPU profile of
+// every second of its life, which go tool pprof reads.
+func TestWorkerCPUProfile(t *testing.T) {
+	v := setup(t, "hostile", "./caller", "./callee")
+	prefix := filepath.Join(t.TempDir(), "worker")
+	t.Setenv("CLING_EXECUTOR_CPUPROFILE", prefix)
+	x := harness.NewExecutor(v.exe, harness.Options{Workers: 1, Timeout: 10 * time.Second, Dir: t.TempDir(), Ops: len(v.c.Ops)})
+	t.Cleanup(x.Close)
+	deadline := time.Now().Add(1500 * time.Millisecond)
+	for time.Now().Before(deadline) {
+		res, err := x.Explore(context.Background(), []*testcase.Test{hostileTest(t, v.c, 0, 5)})
+		require.NoError(t, err)
+		require.Equal(t, harness.Passed, res[0].Status)
+	}
+	// The worker's, and the warm spare's.
+	files, err := filepath.Glob(prefix + ".*.0")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, f := range files {
+		info, err := os.Stat(f)
+		require.NoError(t, err)
+		assert.Positive(t, info.Size(), "the first second's profile of %s is complete", f)
+	}
+}

@@ -282,7 +282,47 @@ func Serve(cfg Config) {
 	if v, err := strconv.ParseUint(os.Getenv("CLING_EXECUTOR_MAX_HEAP"), 10, 64); err == nil && v > 0 {
 		cfg.MaxHeap = v
 	}
-	newServer(cfg).serve(bufio.NewReaderSize(in, 1<<16), out)
+	srv := newServer(cfg)
+	if prefix := os.Getenv("CLING_EXECUTOR_CPUPROFILE"); prefix != "" {
+		srv.stopProfile = profileWorker(prefix)
+	}
+	srv.serve(bufio.NewReaderSize(in, 1<<16), out)
+	srv.stopProfile()
+}
+
+// profileWorker writes CPU profiles of the worker, for performance work,
+// into files prefix.PID.N, a new one every second, since cling kills its
+// workers rather than waiting for them to end; it returns the function
+// that ends the last one.
+func profileWorker(prefix string) (stop func()) {
+	var mu sync.Mutex
+	var f *os.File
+	stopped := false
+	next := func(n int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if f != nil {
+			pprof.StopCPUProfile()
+			f.Close()
+			f = nil
+		}
+		if n < 0 || stopped {
+			stopped = true
+			return
+		}
+		g, err := os.Create(fmt.Sprintf("%s.%d.%d", prefix, os.Getpid(), n))
+		if err == nil && pprof.StartCPUProfile(g) == nil {
+			f = g
+		}
+	}
+	next(0)
+	go func() {
+		for n := 1; ; n++ {
+			time.Sleep(time.Second)
+			next(n)
+		}
+	}()
+	return func() { next(-1) }
 }
 
 // server is the state of a worker across tests.
@@ -318,6 +358,8 @@ type server struct {
 	tests int
 	// profile is the buffer of goroutine profiles (see leakedStack).
 	profile bytes.Buffer
+	// stopProfile ends the worker's CPU profile, if it writes one.
+	stopProfile func()
 }
 
 // exitRequest is an exit of the code under test, or, with overflow, a
@@ -338,13 +380,14 @@ type exitRequest struct {
 
 func newServer(cfg Config) *server {
 	s := &server{
-		cfg:      cfg,
-		exits:    make(chan exitRequest, 1),
-		timer:    time.NewTimer(time.Hour),
-		heap:     []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}},
-		created:  []metrics.Sample{{Name: "/sched/goroutines-created:goroutines"}},
-		testBody: runtime.FuncForPC(reflect.ValueOf(testBody).Pointer()).Name(),
-		parked:   map[int]bool{},
+		cfg:         cfg,
+		exits:       make(chan exitRequest, 1),
+		timer:       time.NewTimer(time.Hour),
+		heap:        []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}},
+		created:     []metrics.Sample{{Name: "/sched/goroutines-created:goroutines"}},
+		testBody:    runtime.FuncForPC(reflect.ValueOf(testBody).Pointer()).Name(),
+		parked:      map[int]bool{},
+		stopProfile: func() {},
 	}
 	s.framework = s.frameworkGoroutines()
 	stopTimer(s.timer)
@@ -409,6 +452,7 @@ func (s *server) serve(in *bufio.Reader, out io.Writer) {
 				lastFlush = time.Now()
 			}
 			if retire {
+				s.stopProfile()
 				os.Exit(0)
 			}
 		}
