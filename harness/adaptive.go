@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/bits"
 	"time"
+
+	"github.com/cling-go/cling/probe/rt"
 )
 
 // The adaptive limits of Explore: on the time a test runs, cutFactor times
@@ -85,10 +87,53 @@ func (h *histogram) cut() time.Duration {
 	return cutFactor * h.percentile(0.99)
 }
 
+// stepCutFloor is the least step cut of Explore under
+// Options.Reproducible, in blocks of rt.StepBlock: half a million
+// outcomes of one branch, some tens of milliseconds of work.
+const stepCutFloor = 8
+
+// blockCounts counts the tests that ended by the blocks of steps they
+// took (rt.Trace.StepBlocks), from which Explore's step cut is learned.
+type blockCounts struct {
+	counts []int
+	total  int
+}
+
+func (b *blockCounts) add(n uint32) {
+	i := min(int(n), 1<<16)
+	if i >= len(b.counts) {
+		b.counts = append(b.counts, make([]int, i+1-len(b.counts))...)
+	}
+	b.counts[i]++
+	b.total++
+}
+
+// stepCut returns the step cut: cutFactor times the 99th percentile of
+// the blocks, at least stepCutFloor blocks (also before minSamples
+// tests), in steps. The worker keeps the timeout's step bound if it is
+// lower.
+func (b *blockCounts) stepCut() uint64 {
+	blocks := 0
+	if b.total >= minSamples {
+		want := max(int(math.Ceil(0.99*float64(b.total))), 1)
+		seen := 0
+		for n, c := range b.counts {
+			seen += c
+			if seen >= want {
+				blocks = cutFactor * n
+				break
+			}
+		}
+	}
+	return uint64(max(blocks, stepCutFloor)) * rt.StepBlock
+}
+
 // runTimes are the run times and CPU times of the tests that ended, and
-// how long the goroutines they started took to end after them.
+// how long the goroutines they started took to end after them; blocks
+// counts their steps.
 type runTimes struct {
 	run, cpu, settle histogram
+	blocks           blockCounts
 }
 
 func (r *runTimes) add(run, cpu time.Duration) {

@@ -80,3 +80,22 @@ func TestAdaptiveLeakCut(t *testing.T) {
 	}
 	assert.Equal(t, 3*3072*time.Microsecond, r.leakCut())
 }
+
+// The step cut is 8 blocks until 32 tests have ended, then ten times the
+// 99th percentile of their blocks, never below 8 blocks.
+func TestAdaptiveStepCut(t *testing.T) {
+	var b blockCounts
+	const block = 1 << 16
+	for i := 0; i < minSamples-1; i++ {
+		b.add(5)
+	}
+	assert.Equal(t, uint64(8*block), b.stepCut(), "too few samples")
+	b.add(5)
+	assert.Equal(t, uint64(50*block), b.stepCut())
+	for i := 0; i < 4000; i++ {
+		b.add(0)
+	}
+	assert.Equal(t, uint64(8*block), b.stepCut(), "the 99th percentile is 0 blocks: 32 of 4,032 took 5")
+	b.add(1 << 20)
+	assert.Equal(t, 1<<16+1, len(b.counts), "counts are capped")
+}

@@ -96,6 +96,9 @@ type Stats struct {
 	Exits          int `json:"exits"`
 	ConvertedExits int `json:"convertedExits"`
 	Cuts           int `json:"adaptiveCuts"`
+	// StepCuts counts the cuts (in Cuts) at the step cut of Explore under
+	// Options.Reproducible (see Explore).
+	StepCuts int `json:"stepCuts"`
 	// LeakCuts counts the tests whose goroutines outlived them by more
 	// than the adaptive grace of Explore (Result.LeakCut).
 	LeakCuts int `json:"leakCuts"`
@@ -234,9 +237,21 @@ func (x *Executor) Run(ctx context.Context, tests []*testcase.Test, observe bool
 // least 2 ms; the full grace until 32 such tests have run): a test whose
 // goroutines outlive that is reported as a leak with LeakCut set, which a
 // run with the full grace may not confirm. With Options.Reproducible,
-// Explore is Run without observations.
+// Explore is Run without observations, but for a step cut that does not
+// depend on the machine's speed: a test that takes more branch outcomes
+// of R and E than cutFactor times the 99th percentile of the tests that
+// ended (in blocks of rt.StepBlock, at least stepCutFloor blocks, at
+// most the timeout's step bound) is stopped there and reported as Cut.
+// The step counts are learned in the order of the tests, so the cut is
+// the same from run to run.
 func (x *Executor) Explore(ctx context.Context, tests []*testcase.Test) ([]Result, error) {
-	return x.run(ctx, tests, request{waitOnCut: x.opts.Reproducible})
+	req := request{waitOnCut: x.opts.Reproducible}
+	if x.opts.Reproducible {
+		x.mu.Lock()
+		req.stepCut = x.times.blocks.stepCut()
+		x.mu.Unlock()
+	}
+	return x.run(ctx, tests, req)
 }
 
 func (x *Executor) run(ctx context.Context, tests []*testcase.Test, req request) ([]Result, error) {
@@ -317,6 +332,9 @@ func (x *Executor) run(ctx context.Context, tests []*testcase.Test, req request)
 		switch r.Status {
 		case Passed, Panicked, Exited:
 			x.times.add(r.Duration, r.CPUTime)
+			if r.Trace != nil {
+				x.times.blocks.add(r.Trace.StepBlocks)
+			}
 		}
 		if r.settle > 0 {
 			x.times.settle.add(r.settle)
@@ -334,6 +352,9 @@ func (x *Executor) run(ctx context.Context, tests []*testcase.Test, req request)
 			}
 		case Cut:
 			x.stats.Cuts++
+			if strings.HasPrefix(r.Message, hrt.StepCutMessage) {
+				x.stats.StepCuts++
+			}
 		case TimedOut:
 			x.stats.Hangs++
 			if strings.HasPrefix(r.Message, hrt.StepBoundMessage) {

@@ -406,23 +406,30 @@ func TestHostileRace(t *testing.T) {
 
 // With Reproducible, the search waits for a slow test up to the full
 // timeout and runs a test that timed out once more: results do not depend
-// on the machine's speed. A test blocked for ever is known at once.
-func TestReproducibleNeverCuts(t *testing.T) {
+// on the machine's speed. A test blocked for ever is known at once. The
+// only cut is by steps: a busy loop of the callee stops at the step cut
+// (8 blocks of 65,536 outcomes before 32 tests have ended), whatever the
+// machine's speed, and Run, which confirms hangs, stops it at the
+// timeout's step bound instead.
+func TestReproducibleCutsOnlyBySteps(t *testing.T) {
 	v := setup(t, "hostile", "./caller", "./callee")
 	x := harness.NewExecutor(v.exe, harness.Options{Workers: 1, Timeout: 300 * time.Millisecond, CutFloor: time.Millisecond, Reproducible: true, Dir: t.TempDir(), Ops: len(v.c.Ops)})
 	t.Cleanup(x.Close)
-	res, err := x.Explore(context.Background(), []*testcase.Test{hostileTest(t, v.c, 4, 5), hostileTest(t, v.c, 5, 5), hostileTest(t, v.c, 0, 5)})
+	spin := hostileTest(t, v.c, 4, 5)
+	res, err := x.Explore(context.Background(), []*testcase.Test{spin, hostileTest(t, v.c, 5, 5), hostileTest(t, v.c, 0, 5)})
 	require.NoError(t, err)
-	assert.Equal(t, []harness.Status{harness.TimedOut, harness.TimedOut, harness.Passed}, []harness.Status{res[0].Status, res[1].Status, res[2].Status})
+	assert.Equal(t, []harness.Status{harness.Cut, harness.TimedOut, harness.Passed}, []harness.Status{res[0].Status, res[1].Status, res[2].Status})
+	assert.Equal(t, hrt.StepCutMessage+" (524288 branch outcomes of the caller and callee in one test)", res[0].Message)
+	assert.True(t, strings.HasSuffix(res[0].Frame, "callee.spin"), res[0].Frame)
 	assert.Equal(t, "blocked for ever: select (no cases)", res[1].Message)
 	// The busy loop ends at the step bound (0.3 s of timeout: 2,516,582
-	// branch outcomes), whatever the machine's speed.
+	// branch outcomes) when the run confirms the hang.
+	res, err = x.Run(context.Background(), []*testcase.Test{spin}, false)
+	require.NoError(t, err)
+	assert.Equal(t, harness.TimedOut, res[0].Status)
 	assert.Equal(t, hrt.StepBoundMessage+" (2516582 branch outcomes of the caller and callee in one test)", res[0].Message)
-	assert.True(t, strings.HasSuffix(res[0].Frame, "callee.spin"), res[0].Frame)
 	st := x.Stats()
-	assert.Equal(t, 0, st.Cuts)
-	assert.Equal(t, 2, st.Hangs)
-	assert.Equal(t, 1, st.StepBounds)
+	assert.Equal(t, []int{1, 1, 2, 1}, []int{st.Cuts, st.StepCuts, st.Hangs, st.StepBounds})
 }
 
 // Exits cost no worker. Tests left blocked for ever stay behind in their

@@ -107,6 +107,9 @@ type request struct {
 	// outlive it before they count as a leak, instead of the executor's
 	// full grace.
 	leakCut time.Duration
+	// stepCut, if not 0, is a step bound (branch outcomes of R and E; see
+	// rt.BoundSteps) below the timeout's, past which a test is cut.
+	stepCut uint64
 }
 
 // encodeRequest encodes a request for tests.
@@ -126,6 +129,7 @@ func encodeRequest(tests []*testcase.Test, req request) []byte {
 	buf = binary.AppendUvarint(buf, uint64(req.cpuCut/time.Microsecond))
 	buf = binary.AppendUvarint(buf, uint64(req.timeout/time.Microsecond))
 	buf = binary.AppendUvarint(buf, uint64(req.leakCut/time.Microsecond))
+	buf = binary.AppendUvarint(buf, req.stepCut)
 	buf = binary.AppendUvarint(buf, uint64(len(tests)))
 	for _, t := range tests {
 		buf = appendTest(buf, t)

@@ -328,8 +328,10 @@ func profileWorker(prefix string) (stop func()) {
 // server is the state of a worker across tests.
 type server struct {
 	cfg Config
-	// boundFor is the timeout the step bound was set for (see stepBound).
+	// boundFor is the timeout the step bound was set for (see stepBound),
+	// and stepCut the request's step cut (0: none; see steps).
 	boundFor time.Duration
+	stepCut  uint64
 	// exits receives the exits the code under test requests.
 	exits chan exitRequest
 	timer *time.Timer
@@ -371,8 +373,10 @@ type exitRequest struct {
 	frame    string
 	overflow bool
 	// hang is a goroutine that took more steps than the bound (see
-	// Config.BoundSteps); message says so.
-	hang bool
+	// Config.BoundSteps); message says so. With cut, the bound was the
+	// request's step cut, short of the timeout's: the test is cut, not
+	// known to hang.
+	hang, cut bool
 	// stack is where the recursion or the loop was, with overflow or hang
 	// (see stackLines).
 	stack string
@@ -424,9 +428,10 @@ func (s *server) serve(in *bufio.Reader, out io.Writer) {
 		cpuCut := time.Duration(r.uvarint()) * time.Microsecond
 		timeout := time.Duration(r.uvarint()) * time.Microsecond
 		leakCut := time.Duration(r.uvarint()) * time.Microsecond
-		if s.cfg.BoundSteps != nil && timeout != s.boundFor {
-			s.boundFor = timeout
-			s.cfg.BoundSteps(stepBound(timeout), s.stepBounded)
+		stepCut := r.uvarint()
+		if s.cfg.BoundSteps != nil && (timeout != s.boundFor || stepCut != s.stepCut) {
+			s.boundFor, s.stepCut = timeout, stepCut
+			s.cfg.BoundSteps(s.steps(), s.stepBounded)
 		}
 		n := int(r.uvarint())
 		lastFlush := time.Now()
@@ -641,12 +646,29 @@ func stepBound(timeout time.Duration) uint64 {
 	return uint64(timeout.Seconds() * stepsPerSecond)
 }
 
+// StepCutMessage starts the message of a test stopped at the step cut.
+const StepCutMessage = "ran past the step cut"
+
+// steps is the step bound of the current request: the timeout's, or the
+// request's step cut if that is lower.
+func (s *server) steps() uint64 {
+	bound := stepBound(s.boundFor)
+	if s.stepCut > 0 && s.stepCut < bound {
+		return s.stepCut
+	}
+	return bound
+}
+
 // stepBounded is the hook of the step bound: it runs on a goroutine of
 // the code under test that took the last of the steps the bound allows.
 // The test ends as a hang, as stackOverflowed ends one as a stack
-// overflow.
+// overflow, or, at a step cut, as cut.
 func (s *server) stepBounded() (unwind bool) {
-	return s.stopGoroutine(exitRequest{hang: true, message: fmt.Sprintf("%s (%d branch outcomes of the caller and callee in one test)", StepBoundMessage, stepBound(s.boundFor))})
+	steps := s.steps()
+	if steps < stepBound(s.boundFor) {
+		return s.stopGoroutine(exitRequest{hang: true, cut: true, message: fmt.Sprintf("%s (%d branch outcomes of the caller and callee in one test)", StepCutMessage, steps)})
+	}
+	return s.stopGoroutine(exitRequest{hang: true, message: fmt.Sprintf("%s (%d branch outcomes of the caller and callee in one test)", StepBoundMessage, steps)})
 }
 
 // stopGoroutine ends the test of the calling goroutine, a goroutine of the
@@ -854,6 +876,9 @@ wait:
 			res.status, res.stack = statusOverflow, ex.stack
 		case ex.hang:
 			res.status, res.stack = statusHang, ex.stack
+			if ex.cut {
+				res.status = statusCut
+			}
 		}
 		// The exiting goroutine blocks for ever; any other the test left
 		// must not run on into the next test.
@@ -867,6 +892,9 @@ wait:
 		res.status, res.stmt, res.message, res.frame, res.stack = statusOverflow, stopped.stmt, "", stopped.frame, stopped.stack
 		if stopped.hang {
 			res.status, res.message = statusHang, stopped.message
+			if stopped.cut {
+				res.status = statusCut
+			}
 		}
 		return res
 	}

@@ -18,6 +18,9 @@ type Trace struct {
 	Callee  []CalleeEval
 	Covered []int32
 	Cost    Cost
+	// StepBlocks counts the blocks of steps the test took (see
+	// BoundSteps): what the executor learns its step cut from.
+	StepBlocks uint32
 
 	// What the probes of the other criteria recorded, when the code holds
 	// them: the lines reached, the direct calls of R's API, the result
@@ -126,7 +129,7 @@ func AppendTrace(buf []byte) []byte {
 		buf = binary.AppendUvarint(buf, uint64(g))
 	}
 	c := currentCost()
-	for _, v := range [...]uint64{c.Loops, c.Calls, c.Allocs, c.Stmts} {
+	for _, v := range [...]uint64{c.Loops, c.Calls, c.Allocs, c.Stmts, uint64(stepBlocks)} {
 		buf = binary.AppendUvarint(buf, v)
 	}
 	if extras != 0 {
@@ -209,6 +212,7 @@ func DecodeTrace(b []byte) (*Trace, []byte, error) {
 	}
 	t.Covered = r.ints()
 	t.Cost = Cost{Loops: r.uvarint(), Calls: r.uvarint(), Allocs: r.uvarint(), Stmts: r.uvarint()}
+	t.StepBlocks = uint32(r.uvarint())
 	if r.err == nil && len(r.b) > 0 {
 		r.extras(t)
 	}
