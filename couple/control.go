@@ -4,13 +4,16 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cling-go/cling/ccfg"
 )
 
 // controlCache memoises controlling-branch queries; they are asked once per
 // call site and once per branching node, and callers share their lifts.
+// The search may ask from two goroutines (fitness.Objectives.Fork).
 type controlCache struct {
+	mu   sync.Mutex
 	memo map[string][]Branch
 }
 
@@ -36,6 +39,8 @@ func newControlCache() *controlCache { return &controlCache{memo: map[string][]B
 // return edges would wrongly deny that a call site after a shared helper
 // post-dominates the branches before it.
 func (cc *controlCache) controlling(c *ccfg.CCFG, f *ccfg.Function, blocks []int) []Branch {
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
 	key := memoKey(f, blocks)
 	if v, ok := cc.memo[key]; ok {
 		return v

@@ -98,6 +98,10 @@ type Set struct {
 	epoch uint32
 	vals  []float64
 	progs []fitness.Progress
+	// fork is the copy EvaluateFork hands out (made on first use), and
+	// joined the execution Join looks for new goals in.
+	fork   *Set
+	joined Exec
 }
 
 // NewSet numbers the goals of criteria cs (which include the coupled
@@ -158,8 +162,13 @@ func (s *Set) load(tr *rt.Trace) {
 	}
 	s.loaded = tr
 	s.x.load(tr)
+	s.discover(s.x)
+}
+
+// discover adds the dynamic goals execution x meets.
+func (s *Set) discover(x *Exec) {
 	for _, c := range s.dynamic {
-		for _, k := range c.found(s.x) {
+		for _, k := range c.found(x) {
 			if _, ok := s.byKey[k]; !ok {
 				g := panicGoal(c, k)
 				s.byKey[k] = int32(len(s.goals))
@@ -167,6 +176,36 @@ func (s *Set) load(tr *rt.Trace) {
 			}
 		}
 	}
+}
+
+// EvaluateFork returns the Evaluate of a copy of s that may run on
+// another goroutine while s runs (mosa.Forker), for the goals known now:
+// it evaluates with its own objectives of the coupled branches
+// (fitness.Objectives.Fork) and its own index of the trace, and finds no
+// goals; Join finds them. The copy is made once and brought up to date
+// at each call.
+func (s *Set) EvaluateFork() func(tr *rt.Trace, goals []int32, out []float64) {
+	if s.fork == nil {
+		p := *s.P
+		p.Obj = s.P.Obj.Fork()
+		s.fork = &Set{P: &p, Criteria: s.Criteria, byIndex: s.byIndex, nCBC: s.nCBC, aside: s.aside, x: newExec(&p)}
+	}
+	// The goals known now: s may add goals while the copy runs, past the
+	// ones the copy reads.
+	s.fork.goals = s.goals
+	return s.fork.Evaluate
+}
+
+// Join adds the dynamic goals met in trace tr, which a copy of s
+// (EvaluateFork) evaluated: what s's own Evaluate would have added
+// (mosa.Forker).
+func (s *Set) Join(tr *rt.Trace) {
+	if tr == nil || len(s.dynamic) == 0 {
+		return
+	}
+	s.joined.Trace = tr
+	s.discover(&s.joined)
+	s.joined.Trace = nil
 }
 
 // Covered returns the goals the test of trace tr covers (mosa.Coverage).

@@ -123,3 +123,41 @@ func personCarTrace(t *testing.T, p *criteria.Pair) *rt.Trace {
 		Panics:  []string{"panic person.(*Person).DriveToHome runtime.errorString"},
 	}
 }
+
+// A fork of the set evaluates as the set does, on another goroutine at the
+// same time as the set, and finds no goals: Join adds the ones met in the
+// traces it evaluated.
+func TestSetForkEvaluatesAsTheSet(t *testing.T) {
+	p := pairOf(t, fixture.Copy(t, "personcar"), "./person", "./car")
+	all, err := criteria.Parse("all")
+	require.NoError(t, err)
+	tr := personCarTrace(t, p)
+	goals := make([]int32, 24)
+	for i := range goals {
+		goals[i] = int32(i)
+	}
+	want := make([]float64, len(goals))
+	criteria.NewSet(p, all, criteria.AllGoals).Evaluate(tr, goals, want)
+
+	s := criteria.NewSet(p, all, criteria.AllGoals)
+	eval := s.EvaluateFork()
+	forked, own := make([]float64, len(goals)), make([]float64, len(goals))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		eval(tr, goals, forked)
+	}()
+	s.Evaluate(tr, goals, own) // meets the panic, which joins the goals
+	<-done
+	assert.Equal(t, want, forked)
+	assert.Equal(t, want, own)
+	assert.Equal(t, 25, s.Goals())
+
+	s = criteria.NewSet(p, all, criteria.AllGoals)
+	s.EvaluateFork()(tr, goals, forked)
+	assert.Equal(t, want, forked)
+	assert.Equal(t, 24, s.Goals(), "the fork finds no goals")
+	s.Join(tr)
+	assert.Equal(t, 25, s.Goals())
+	assert.Equal(t, "person.(*Person).DriveToHome runtime.errorString", s.Goal(24).ID)
+}

@@ -2,6 +2,7 @@ package fitness
 
 import (
 	"math"
+	"slices"
 
 	"github.com/cling-go/cling/ccfg"
 	"github.com/cling-go/cling/couple"
@@ -65,6 +66,8 @@ type Objectives struct {
 	bCache   []float64
 	bStamp   []uint32
 	allGoals []int32
+	// fork is the copy EvaluateFork hands out (made on first use).
+	fork *Objectives
 }
 
 // goalInfo is a coupled branch in numbers.
@@ -94,9 +97,6 @@ func NewObjectives(a *couple.Analysis, form Form) *Objectives {
 	o := &Objectives{a: a, ix: ix, form: form, nodes: n, stamp: 1}
 	o.anc = make([][][]ancestor, n)
 	o.ancDone = make([]bool, n)
-	o.callerEval = make([]*rt.CallerEval, n)
-	o.siteEnter = make([]uint32, len(a.Sites))
-	o.siteEntries = make([]uint8, len(a.Sites))
 	o.slotOf = make([]int32, len(a.Sites)*int(n))
 	for i := range o.slotOf {
 		o.slotOf[i] = -1
@@ -109,17 +109,8 @@ func NewObjectives(a *couple.Analysis, form Form) *Objectives {
 		}
 		total += int32(len(slots))
 	}
-	o.calleeEval = make([]*rt.CalleeEval, total)
-	o.covered = make([]bool, len(a.Goals))
-	o.rCache = make([]float64, 2*n)
-	o.rStamp = make([]uint32, 2*n)
-	o.bCache = make([]float64, 2*n)
-	o.bStamp = make([]uint32, 2*n)
-	o.eCache = make([]float64, 2*total)
-	o.eStamp = make([]uint32, 2*total)
-	o.aCache = make([]float64, total)
-	o.aStamp = make([]uint32, total)
 	o.plans = make([]*approachPlan, total)
+	o.allocTraceState()
 	o.allGoals = make([]int32, len(a.Goals))
 	for i, g := range a.Goals {
 		o.allGoals[i] = int32(i)
@@ -131,6 +122,57 @@ func NewObjectives(a *couple.Analysis, form Form) *Objectives {
 	}
 	return o
 }
+
+// allocTraceState makes the per-trace state and caches, for the
+// analysis, nodes and slots o holds.
+func (o *Objectives) allocTraceState() {
+	n, total := o.nodes, int32(len(o.plans))
+	o.callerEval = make([]*rt.CallerEval, n)
+	o.siteEnter = make([]uint32, len(o.a.Sites))
+	o.siteEntries = make([]uint8, len(o.a.Sites))
+	o.calleeEval = make([]*rt.CalleeEval, total)
+	o.covered = make([]bool, len(o.a.Goals))
+	o.rCache = make([]float64, 2*n)
+	o.rStamp = make([]uint32, 2*n)
+	o.bCache = make([]float64, 2*n)
+	o.bStamp = make([]uint32, 2*n)
+	o.eCache = make([]float64, 2*total)
+	o.eStamp = make([]uint32, 2*total)
+	o.aCache = make([]float64, total)
+	o.aStamp = make([]uint32, total)
+}
+
+// Fork returns objectives that evaluate as o does and may run on another
+// goroutine while o runs: they share the analysis and what o worked out
+// of it so far, and hold their own per-trace state and caches. o must not
+// run while Fork does.
+func (o *Objectives) Fork() *Objectives {
+	f := &Objectives{
+		a: o.a, ix: o.ix, form: o.form, goals: o.goals,
+		anc: slices.Clone(o.anc), ancDone: slices.Clone(o.ancDone),
+		slotOf: o.slotOf, slotBase: o.slotBase, nodes: o.nodes,
+		// nodeSites is made whole on first use, then only read.
+		nodeSites: o.nodeSites,
+		plans:     slices.Clone(o.plans),
+		stamp:     1,
+		allGoals:  o.allGoals,
+	}
+	f.allocTraceState()
+	return f
+}
+
+// EvaluateFork returns the Evaluate of a fork of o (Fork), made once: it
+// may run on another goroutine while o runs (mosa.Forker).
+func (o *Objectives) EvaluateFork() func(tr *rt.Trace, goals []int32, out []float64) {
+	if o.fork == nil {
+		o.fork = o.Fork()
+	}
+	return o.fork.Evaluate
+}
+
+// Join is told of the traces a fork evaluated; o learns nothing from
+// them (mosa.Forker).
+func (o *Objectives) Join(*rt.Trace) {}
 
 // ancestors returns the branches controlling node number i, by level:
 // level 0 are the branches it is directly control dependent on, level 1

@@ -81,6 +81,41 @@ func TestObjectivePaperExample(t *testing.T) {
 	assert.Equal(t, 0.0, paper[1])
 }
 
+// A fork evaluates as the objectives it was made of, on another goroutine
+// at the same time, and EvaluateFork hands out the same fork each time.
+func TestObjectivesFork(t *testing.T) {
+	p := newPersonCar(t)
+	missed := &rt.Trace{Caller: []rt.CallerEval{
+		{Node: p.entryDrive, DistT: 0, DistF: 1, FirstT: 1},
+		{Node: p.fuel100, DistT: 0, DistF: 31, FirstT: 2},
+		{Node: p.lazy, DistT: 0, DistF: 1, FirstT: 3},
+	}}
+	reached := &rt.Trace{Caller: []rt.CallerEval{{Node: p.entryDrive, DistT: 0, DistF: 1, FirstT: 1}, {Node: p.fuel100, DistT: 21, DistF: 0, FirstF: 2}}}
+	o := fitness.NewObjectives(p.a, fitness.Layered)
+	fork := o.EvaluateFork()
+	for range 3 {
+		forked, own := make([]float64, 2), make([]float64, 2)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			fork(missed, nil, forked)
+		}()
+		o.Evaluate(reached, nil, own)
+		<-done
+		assert.Equal(t, eval(t, p.a, fitness.Layered, missed), forked)
+		assert.Equal(t, eval(t, p.a, fitness.Layered, reached), own)
+	}
+	fork(reached, nil, make([]float64, 2))
+	o.Join(reached) // learns nothing
+	assert.Equal(t, eval(t, p.a, fitness.Layered, reached), evalWith(o.EvaluateFork(), reached))
+}
+
+func evalWith(f func(*rt.Trace, []int32, []float64), tr *rt.Trace) []float64 {
+	out := make([]float64, 2)
+	f(tr, nil, out)
+	return out
+}
+
 // The caller branch is evaluated but not taken: a lazy person. D(r) is the
 // branch distance of p.Lazy to false, 1.
 func TestObjectiveCallerBranchMissed(t *testing.T) {

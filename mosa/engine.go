@@ -106,6 +106,22 @@ type Primaries interface {
 	Primary(goal int32) bool
 }
 
+// Forker is implemented by objectives that can evaluate on two
+// goroutines at once, such as fitness.Objectives and the criteria's set
+// (package criteria): MOSA's population is then evaluated half on each,
+// with the same values as on one.
+type Forker interface {
+	// EvaluateFork returns an Evaluate, for the goals known now, that may
+	// run on another goroutine while the receiver's Evaluate runs. Each
+	// call may return the same one, brought up to date; the one returned
+	// before must have returned.
+	EvaluateFork() func(tr *rt.Trace, goals []int32, out []float64)
+	// Join tells the receiver, once the fork returned, of each trace the
+	// fork evaluated, in order: the receiver learns from it what its own
+	// Evaluate would have (the goals found in it).
+	Join(tr *rt.Trace)
+}
+
 // SuiteObjectives are objectives that also tell how far a test got
 // towards each goal, which the whole-suite fitness needs;
 // fitness.Objectives is one.

@@ -2,8 +2,11 @@ package mosa
 
 import (
 	"context"
+	"runtime"
 	"slices"
+	"sync"
 
+	"github.com/cling-go/cling/harness"
 	"github.com/cling-go/cling/testcase"
 )
 
@@ -129,13 +132,46 @@ func evaluatePopulation(ctx context.Context, e *Engine, tests []*testcase.Test, 
 	gs := goals()
 	out := make([]*individual, len(tests))
 	for i, t := range tests {
-		ind := &individual{t: t, goals: gs, fit: make([]float64, len(gs)), proxies: ProxiesOf(t, res[i].Trace), traced: res[i].Trace != nil}
-		if len(gs) > 0 {
-			e.Objectives.Evaluate(res[i].Trace, gs, ind.fit)
-		}
-		out[i] = ind
+		out[i] = &individual{t: t, goals: gs, fit: make([]float64, len(gs)), proxies: ProxiesOf(t, res[i].Trace), traced: res[i].Trace != nil}
+	}
+	if len(gs) > 0 {
+		evaluateObjectives(e.Objectives, res, gs, out)
 	}
 	return out, nil
+}
+
+// minForked is the least number of tests whose objectives are evaluated
+// on two goroutines.
+const minForked = 8
+
+// evaluateObjectives writes the objectives of goals gs of each test into
+// its individual: on two goroutines, half each, when the objectives can
+// fork (Forker) and the process may use two processors, since the
+// workers wait meanwhile; the values are the same either way.
+func evaluateObjectives(obj Objectives, res []harness.Result, gs []int32, out []*individual) {
+	split := len(out)
+	f, ok := obj.(Forker)
+	if ok && len(out) >= minForked && runtime.GOMAXPROCS(0) > 1 {
+		split = len(out) / 2
+	}
+	var wg sync.WaitGroup
+	if split < len(out) {
+		eval := f.EvaluateFork()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := split; i < len(out); i++ {
+				eval(res[i].Trace, gs, out[i].fit)
+			}
+		}()
+	}
+	for i := 0; i < split; i++ {
+		obj.Evaluate(res[i].Trace, gs, out[i].fit)
+	}
+	wg.Wait()
+	for i := split; i < len(out); i++ {
+		f.Join(res[i].Trace)
+	}
 }
 
 // randomTests draws n random tests, each calling a covering function.
