@@ -22,6 +22,36 @@ func (g *Generator) Mutate(t *Test) bool {
 	if g.Rnd.Float64() < 1.0/3 {
 		changed = g.insertStatements(t) || changed
 	}
+	// Deleting a value (its users take another), changing an argument,
+	// crossing two tests over: any of them can leave a call reading what
+	// it writes.
+	return g.unfeed(t) || changed
+}
+
+// unfeed gives each call of t that would read what it writes (see
+// feedingPair) a value built anew just before it, reusing none of the
+// test's, for one of the two arguments (not its receiver), a few times
+// at most. It reports whether it changed t.
+func (g *Generator) unfeed(t *Test) bool {
+	changed := false
+	for i := 0; i < t.Len(); i++ {
+		for try := 0; try < maxStreamRetries; try++ {
+			s := t.Stmts[i]
+			r, w, ok := feedingPair(t, s.Op, s.Args)
+			if !ok {
+				break
+			}
+			k := w
+			if s.Op.Method && k == 0 {
+				k = r
+			}
+			ins := &inserter{g: g, t: t, pos: i, fresh: true}
+			ref := ins.value(s.Op.ArgType(k), 1)
+			i = ins.pos // the statement moved down by the insertions
+			t.Stmts[i].Args[k] = ref
+			changed = true
+		}
+	}
 	return changed
 }
 

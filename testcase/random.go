@@ -177,6 +177,7 @@ func (g *Generator) InsertMethodCall(t *Test, pos int) bool {
 		}
 		args[i] = ins.value(op.Params[i], 1)
 	}
+	ins.unfeed(op, args, 0)
 	ins.add(Stmt{Op: op, Args: args})
 	return true
 }
@@ -230,6 +231,9 @@ type inserter struct {
 	g   *Generator
 	t   *Test
 	pos int
+	// fresh builds every value anew, reusing none of the test's (see
+	// unfeed).
+	fresh bool
 }
 
 // add inserts s at the insertion point and returns its index.
@@ -273,6 +277,7 @@ func (in *inserter) apply(op *Op, depth int) int {
 		}
 		args[i] = in.valueFor(typ, depth+1, op.Use(i))
 	}
+	in.unfeed(op, args, depth)
 	s := Stmt{Op: op, Args: args}
 	switch op.Kind {
 	case OpPrim:
@@ -281,6 +286,31 @@ func (in *inserter) apply(op *Op, depth int) int {
 		s.Value = in.g.funcLit(op)
 	}
 	return in.add(s)
+}
+
+// maxStreamRetries bounds the new values drawn for an argument that
+// would make a call read what it writes (see feedingPair).
+const maxStreamRetries = 3
+
+// unfeed builds anew, for a call of op with args that would read what it
+// writes (see feedingPair), one of the two arguments (not its receiver),
+// a few times at most: a value reusing none of the test's (the test's
+// other streams would most often be reused again).
+func (in *inserter) unfeed(op *Op, args []Ref, depth int) {
+	for try := 0; try < maxStreamRetries; try++ {
+		r, w, ok := feedingPair(in.t, op, args)
+		if !ok {
+			return
+		}
+		k := w
+		if op.Method && k == 0 {
+			k = r
+		}
+		fresh := in.fresh
+		in.fresh = true
+		args[k] = in.valueFor(op.Inputs()[k], depth+1, op.Use(k))
+		in.fresh = fresh
+	}
 }
 
 // value returns a reference to a value of type typ: an existing one, or a
@@ -358,6 +388,9 @@ func (in *inserter) collection(op *Op, depth int) int {
 // reuse picks an existing value of an assignable type, with the reuse
 // probability of its kind.
 func (in *inserter) reuse(typ types.Type) (Ref, bool) {
+	if in.fresh {
+		return Ref{}, false
+	}
 	p := in.g.Cfg.ObjectReuse
 	switch typ.Underlying().(type) {
 	case *types.Basic, *types.Chan:

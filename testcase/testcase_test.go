@@ -551,3 +551,32 @@ func TestSize(t *testing.T) {
 		assert.Equal(t, tc.less, tc.a.Less(tc.b), "%v < %v", tc.a, tc.b)
 	}
 }
+
+// No call of the standard library the generator writes reads what it
+// writes (io.TeeReader(buffer, buffer), or a writer built from its
+// reader), neither in random tests nor after mutations; a function of the
+// module still gets one buffer as its input and output.
+func TestNoStreamFeedsItself(t *testing.T) {
+	c := cluster(t, "streams", "./format", "./norm")
+	var tees, inPlace int
+	for seed := int64(1); seed <= 5; seed++ {
+		g := testcase.NewGenerator(c, testcase.DefaultConfig(), seed)
+		for i := 0; i < 200; i++ {
+			tc := g.RandomTest()
+			for k := 0; k < 3; k++ {
+				for _, s := range tc.Stmts {
+					if s.Op.Name == "io.TeeReader" {
+						tees++
+					}
+					if s.Op.Name == "format.Format" && s.Args[0].Stmt == s.Args[1].Stmt {
+						inPlace++
+					}
+				}
+				require.Equal(t, -1, testcase.FeedingCall(tc), "a call reads what it writes:\n%s", tc)
+				g.Mutate(tc)
+			}
+		}
+	}
+	assert.Positive(t, tees, "io.TeeReader is drawn")
+	assert.Positive(t, inPlace, "format.Format(buffer, buffer) is drawn")
+}
