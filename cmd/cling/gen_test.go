@@ -166,9 +166,10 @@ func TestGenEndToEnd(t *testing.T) {
 // On a callee that panics, exits, spins, blocks, overflows its stack and
 // races, gen keeps going and writes a file that passes: no kept test
 // exits, hangs or crashes. The executor counts what happened; with an
-// evaluation budget nothing is cut short at the adaptive limit, and the
-// loop ends at the step bound. The loop and the select{} are faults, with
-// reproducers.
+// evaluation budget nothing is cut short at the adaptive limit of time,
+// only at the step cut: the loop is cut there during the search, and ends
+// at the step bound when its hang is confirmed. The loop and the select{}
+// are faults, with reproducers.
 func TestGenOnHostileCode(t *testing.T) {
 	dir := fixture.Copy(t, "hostile")
 	before := fixture.Snapshot(t, dir)
@@ -182,6 +183,7 @@ func TestGenOnHostileCode(t *testing.T) {
 			Exits          int `json:"exits"`
 			ConvertedExits int `json:"convertedExits"`
 			Cuts           int `json:"adaptiveCuts"`
+			StepCuts       int `json:"stepCuts"`
 			Hangs          int `json:"confirmedHangs"`
 			StackOverflows int `json:"stackOverflows"`
 			StepBounds     int `json:"stepBounds"`
@@ -195,7 +197,8 @@ func TestGenOnHostileCode(t *testing.T) {
 	assert.Greater(t, rep.Executor.Exits, rep.Executor.ConvertedExits, "runtime.Goexit too")
 	assert.Positive(t, rep.Executor.Hangs)
 	assert.Positive(t, rep.Executor.StackOverflows, "the recursion stops at the stack bound")
-	assert.Zero(t, rep.Executor.Cuts)
+	assert.Positive(t, rep.Executor.Cuts, "the spin is cut at the step cut")
+	assert.Equal(t, rep.Executor.Cuts, rep.Executor.StepCuts, "no cut at a time")
 	kinds := map[string]string{}
 	for _, f := range rep.Faults {
 		kinds[f.Kind] = f.Func
