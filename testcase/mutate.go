@@ -3,6 +3,7 @@ package testcase
 import (
 	"go/types"
 	"math"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -29,28 +30,21 @@ func (g *Generator) Mutate(t *Test) bool {
 }
 
 // unfeed gives each call of t that would read what it writes (see
-// feedingPair) a value built anew just before it, reusing none of the
-// test's, for one of the two arguments (not its receiver), a few times
-// at most. It reports whether it changed t.
+// feedingPair) a value built anew just before it, as inserter.unfeed
+// does when a call is built. It reports whether it changed t.
 func (g *Generator) unfeed(t *Test) bool {
 	changed := false
 	for i := 0; i < t.Len(); i++ {
-		for try := 0; try < maxStreamRetries; try++ {
-			s := t.Stmts[i]
-			r, w, ok := feedingPair(t, s.Op, s.Args)
-			if !ok {
-				break
-			}
-			k := w
-			if s.Op.Method && k == 0 {
-				k = r
-			}
-			ins := &inserter{g: g, t: t, pos: i, fresh: true}
-			ref := ins.value(s.Op.ArgType(k), 1)
-			i = ins.pos // the statement moved down by the insertions
-			t.Stmts[i].Args[k] = ref
-			changed = true
+		s := t.Stmts[i]
+		if _, _, ok := feedingPair(t, s.Op, s.Args); !ok {
+			continue
 		}
+		args := slices.Clone(s.Args)
+		ins := &inserter{g: g, t: t, pos: i}
+		ins.unfeed(s.Op, args, 0)
+		i = ins.pos // the statement moved down by the insertions
+		t.Stmts[i].Args = args
+		changed = true
 	}
 	return changed
 }
