@@ -67,15 +67,25 @@ func (h *histogram) add(d time.Duration) {
 // percentile returns an upper bound of the p-th percentile (0 < p < 1):
 // of the ⌈p·n⌉-th shortest of the n run times.
 func (h *histogram) percentile(p float64) time.Duration {
-	want := max(int(math.Ceil(p*float64(h.total))), 1)
-	seen := 0
-	for b, n := range h.counts {
-		seen += n
-		if seen >= want {
-			return upper(b)
-		}
+	if b, ok := rank(h.counts[:], h.total, p); ok {
+		return upper(b)
 	}
 	return 1 << 62 // no sample
+}
+
+// rank returns the index of counts that holds the ⌈p·total⌉-th smallest
+// of the total samples counts counts by index (0 < p < 1); false if there
+// is no sample.
+func rank(counts []int, total int, p float64) (int, bool) {
+	want := max(int(math.Ceil(p*float64(total))), 1)
+	seen := 0
+	for i, n := range counts {
+		seen += n
+		if seen >= want {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // cut returns cutFactor times the 99th percentile, or initialCut before
@@ -115,15 +125,8 @@ func (b *blockCounts) add(n uint32) {
 func (b *blockCounts) stepCut() uint64 {
 	blocks := 0
 	if b.total >= minSamples {
-		want := max(int(math.Ceil(0.99*float64(b.total))), 1)
-		seen := 0
-		for n, c := range b.counts {
-			seen += c
-			if seen >= want {
-				blocks = cutFactor * n
-				break
-			}
-		}
+		n, _ := rank(b.counts, b.total, 0.99)
+		blocks = cutFactor * n
 	}
 	return uint64(max(blocks, stepCutFloor)) * rt.StepBlock
 }

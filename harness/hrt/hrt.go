@@ -382,6 +382,15 @@ type exitRequest struct {
 	stack string
 }
 
+// hangStatus is the status of a test a goroutine stopped at the step
+// bound (hang): cut at a step cut, a hang otherwise.
+func (e exitRequest) hangStatus() byte {
+	if e.cut {
+		return statusCut
+	}
+	return statusHang
+}
+
 func newServer(cfg Config) *server {
 	s := &server{
 		cfg:         cfg,
@@ -665,10 +674,13 @@ func (s *server) steps() uint64 {
 // overflow, or, at a step cut, as cut.
 func (s *server) stepBounded() (unwind bool) {
 	steps := s.steps()
-	if steps < stepBound(s.boundFor) {
-		return s.stopGoroutine(exitRequest{hang: true, cut: true, message: fmt.Sprintf("%s (%d branch outcomes of the caller and callee in one test)", StepCutMessage, steps)})
+	e := exitRequest{hang: true, cut: steps < stepBound(s.boundFor)}
+	what := StepBoundMessage
+	if e.cut {
+		what = StepCutMessage
 	}
-	return s.stopGoroutine(exitRequest{hang: true, message: fmt.Sprintf("%s (%d branch outcomes of the caller and callee in one test)", StepBoundMessage, steps)})
+	e.message = fmt.Sprintf("%s (%d branch outcomes of the caller and callee in one test)", what, steps)
+	return s.stopGoroutine(e)
 }
 
 // stopGoroutine ends the test of the calling goroutine, a goroutine of the
@@ -875,10 +887,7 @@ wait:
 		case ex.overflow:
 			res.status, res.stack = statusOverflow, ex.stack
 		case ex.hang:
-			res.status, res.stack = statusHang, ex.stack
-			if ex.cut {
-				res.status = statusCut
-			}
+			res.status, res.stack = ex.hangStatus(), ex.stack
 		}
 		// The exiting goroutine blocks for ever; any other the test left
 		// must not run on into the next test.
@@ -891,10 +900,7 @@ wait:
 	if stopped != nil {
 		res.status, res.stmt, res.message, res.frame, res.stack = statusOverflow, stopped.stmt, "", stopped.frame, stopped.stack
 		if stopped.hang {
-			res.status, res.message = statusHang, stopped.message
-			if stopped.cut {
-				res.status = statusCut
-			}
+			res.status, res.message = stopped.hangStatus(), stopped.message
 		}
 		return res
 	}
