@@ -45,6 +45,16 @@ func newPersonCar(t *testing.T) personcar {
 	return p
 }
 
+// lazyPerson is the trace of DriveToHome by a lazy person with fuel 70:
+// Fuel<100 true, then Lazy true (1 from false), and Refuel never called.
+func (p personcar) lazyPerson() *rt.Trace {
+	return &rt.Trace{Caller: []rt.CallerEval{
+		{Node: p.entryDrive, DistT: 0, DistF: 1, FirstT: 1},
+		{Node: p.fuel100, DistT: 0, DistF: 31, FirstT: 2},
+		{Node: p.lazy, DistT: 0, DistF: 1, FirstT: 3},
+	}}
+}
+
 func eval(t *testing.T, a *couple.Analysis, form fitness.Form, tr *rt.Trace) []float64 {
 	t.Helper()
 	out := make([]float64, len(a.Goals))
@@ -82,14 +92,11 @@ func TestObjectivePaperExample(t *testing.T) {
 }
 
 // A fork evaluates as the objectives it was made of, on another goroutine
-// at the same time, and EvaluateFork hands out the same fork each time.
+// at the same time, and still does after a Join, which teaches the
+// objectives nothing.
 func TestObjectivesFork(t *testing.T) {
 	p := newPersonCar(t)
-	missed := &rt.Trace{Caller: []rt.CallerEval{
-		{Node: p.entryDrive, DistT: 0, DistF: 1, FirstT: 1},
-		{Node: p.fuel100, DistT: 0, DistF: 31, FirstT: 2},
-		{Node: p.lazy, DistT: 0, DistF: 1, FirstT: 3},
-	}}
+	missed := p.lazyPerson()
 	reached := &rt.Trace{Caller: []rt.CallerEval{{Node: p.entryDrive, DistT: 0, DistF: 1, FirstT: 1}, {Node: p.fuel100, DistT: 21, DistF: 0, FirstF: 2}}}
 	o := fitness.NewObjectives(p.a, fitness.Layered)
 	fork := o.EvaluateFork()
@@ -120,11 +127,7 @@ func evalWith(f func(*rt.Trace, []int32, []float64), tr *rt.Trace) []float64 {
 // branch distance of p.Lazy to false, 1.
 func TestObjectiveCallerBranchMissed(t *testing.T) {
 	p := newPersonCar(t)
-	tr := &rt.Trace{Caller: []rt.CallerEval{
-		{Node: p.entryDrive, DistT: 0, DistF: 1, FirstT: 1},
-		{Node: p.fuel100, DistT: 0, DistF: 31, FirstT: 2},
-		{Node: p.lazy, DistT: 0, DistF: 1, FirstT: 3},
-	}}
+	tr := p.lazyPerson()
 	dr := 0.5 // ν(1)
 	assert.InDeltaSlice(t, []float64{2 + dr/(dr+1), 2 + dr/(dr+1)}, eval(t, p.a, fitness.Layered, tr), 1e-12)
 	assert.InDeltaSlice(t, []float64{dr + 1, dr + 1}, eval(t, p.a, fitness.Paper, tr), 1e-12)
