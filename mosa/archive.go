@@ -13,7 +13,12 @@ import (
 // strictly lower performance score. It remembers the tests it replaced,
 // as fallbacks for a goal whose test later proves flaky.
 type Archive struct {
-	best  map[int32]*testcase.Test
+	// best holds the test of each covered goal, indexed by goal (nil:
+	// not covered); a slice, since a test is checked against the archive
+	// for every goal it covers, and goals are numbered from 0. n counts
+	// the covered goals.
+	best  []*testcase.Test
+	n     int
 	first map[int32]int // evaluation at which the goal was first covered
 	// replaced holds per goal the tests that held it before, the most
 	// recent first, at most maxFallbacks.
@@ -31,7 +36,7 @@ const maxFallbacks = 3
 
 // NewArchive returns an empty archive.
 func NewArchive() *Archive {
-	return &Archive{best: map[int32]*testcase.Test{}, first: map[int32]int{}, replaced: map[int32][]*testcase.Test{},
+	return &Archive{first: map[int32]int{}, replaced: map[int32][]*testcase.Test{},
 		score: map[*testcase.Test]float64{}}
 }
 
@@ -60,9 +65,13 @@ func (a *Archive) replaces(t *testcase.Test, ps float64, old *testcase.Test) boo
 func (a *Archive) Update(t *testcase.Test, ps float64, goals []int32, eval int) []int32 {
 	var fresh []int32
 	for _, g := range goals {
-		old, ok := a.best[g]
-		if !ok {
+		old := a.held(g)
+		if old == nil {
+			if int(g) >= len(a.best) {
+				a.best = append(a.best, make([]*testcase.Test, int(g)+1-len(a.best))...)
+			}
 			a.best[g], a.tests = t, nil
+			a.n++
 			a.first[g] = eval
 			a.scored(t, ps)
 			fresh = append(fresh, g)
@@ -92,21 +101,26 @@ func (a *Archive) scored(t *testcase.Test, ps float64) {
 func (a *Archive) Wants(t *testcase.Test, ps float64, goals []int32) []int32 {
 	var out []int32
 	for _, g := range goals {
-		if old, ok := a.best[g]; !ok || a.replaces(t, ps, old) {
+		if old := a.held(g); old == nil || a.replaces(t, ps, old) {
 			out = append(out, g)
 		}
 	}
 	return out
 }
 
-// Covered reports whether goal g is covered.
-func (a *Archive) Covered(g int32) bool {
-	_, ok := a.best[g]
-	return ok
+// held returns the test that holds goal g, or nil if g is not covered.
+func (a *Archive) held(g int32) *testcase.Test {
+	if g < 0 || int(g) >= len(a.best) {
+		return nil
+	}
+	return a.best[g]
 }
 
+// Covered reports whether goal g is covered.
+func (a *Archive) Covered(g int32) bool { return a.held(g) != nil }
+
 // Len is the number of covered goals.
-func (a *Archive) Len() int { return len(a.best) }
+func (a *Archive) Len() int { return a.n }
 
 // FirstCovered returns the evaluation at which each goal was covered.
 func (a *Archive) FirstCovered() map[int32]int { return a.first }
@@ -118,7 +132,13 @@ func (a *Archive) FirstCovered() map[int32]int { return a.first }
 // in few of them.
 func (a *Archive) Tests() []ArchivedTest {
 	if a.tests == nil {
-		a.tests = group(a.best)
+		held := map[int32]*testcase.Test{}
+		for g, t := range a.best {
+			if t != nil {
+				held[int32(g)] = t
+			}
+		}
+		a.tests = group(held)
 	}
 	return slices.Clone(a.tests)
 }
@@ -146,7 +166,7 @@ func (a *Archive) Fallbacks(goals []int32, level int) []ArchivedTest {
 func (a *Archive) Holders(goals []int32) []ArchivedTest {
 	held := map[int32]*testcase.Test{}
 	for _, g := range goals {
-		if t, ok := a.best[g]; ok {
+		if t := a.held(g); t != nil {
 			held[g] = t
 		}
 	}
@@ -158,8 +178,8 @@ func (a *Archive) Holders(goals []int32) []ArchivedTest {
 func (a *Archive) Remove(goals []int32) []int32 {
 	var uncovered []int32
 	for _, g := range goals {
-		if _, ok := a.best[g]; ok {
-			delete(a.best, g)
+		if a.held(g) != nil {
+			a.best[g], a.n = nil, a.n-1
 			a.tests = nil
 			delete(a.first, g)
 			uncovered = append(uncovered, g)
