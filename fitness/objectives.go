@@ -49,6 +49,8 @@ type Objectives struct {
 	slotTouch   []int32
 	covered     []bool
 	covTouch    []int32
+	// loaded is the trace indexed now.
+	loaded *rt.Trace
 	// Caches of D(r) per caller outcome and D(e|s) per callee slot
 	// outcome, valid for the trace whose stamp they carry.
 	stamp  uint32
@@ -213,8 +215,14 @@ func (o *Objectives) ancestors(i int32) [][]ancestor {
 	return levels
 }
 
-// load indexes a trace for lookups.
+// load indexes a trace for lookups; the trace loaded last is indexed
+// already (a trace is not changed once decoded), which spares the
+// criteria a second pass over it after Evaluate.
 func (o *Objectives) load(tr *rt.Trace) {
+	if tr == o.loaded {
+		return
+	}
+	o.loaded = tr
 	for _, n := range o.touched {
 		o.callerEval[n] = nil
 	}
