@@ -115,10 +115,13 @@ var (
 	mutTouch  []int32
 	// funCals are the mutants of each call with FunCalDel mutants;
 	// funCalDoneIn marks, per call, the test in which all were infected;
-	// funCalArgs keeps the arguments its mutants may return.
+	// funCalArgs keeps the arguments its mutants may return; funCalMu
+	// guards it, since goroutines of R may make the same call at once,
+	// and a map written from two goroutines ends the process.
 	funCals      [][]int32
 	funCalDoneIn []uint32
 	funCalArgs   []map[int32]any
+	funCalMu     sync.Mutex
 
 	// The cumulative record of cling cbc, after the goals' bytes: one byte
 	// per outcome (branch criterion), line, function called, function
@@ -126,8 +129,10 @@ var (
 	// a file of the panics seen.
 	cumOutcomes, cumLines, cumCalled, cumReturned, cumOutputs, cumDirect, cumMutants []byte
 	panicFile                                                                        *os.File
-	panicMu                                                                          sync.Mutex
 	panicWritten                                                                     map[string]bool
+	// panicMu guards panicKeys, panicSeen, panicFile and panicWritten:
+	// goroutines of R and E may panic at once.
+	panicMu sync.Mutex
 )
 
 // setupExtras prepares the extra probes of a table.
@@ -229,8 +234,10 @@ func resetExtras() {
 	lineTouched = lineTouched[:0]
 	apiDepth, curDirect, lastDirect = 0, -1, -1
 	callTouch, outTouch, directList = callTouch[:0], outTouch[:0], directList[:0]
+	panicMu.Lock()
 	panicKeys = panicKeys[:0]
 	clear(panicSeen)
+	panicMu.Unlock()
 	mutTouch = mutTouch[:0]
 }
 
@@ -460,6 +467,8 @@ func raisedIn() string {
 // with a value of type typ, once per test.
 func recordPanic(kind, fn, typ string) {
 	key := kind + " " + fn + " " + typ
+	panicMu.Lock()
+	defer panicMu.Unlock()
 	if !panicSeen[key] {
 		panicSeen[key] = true
 		panicKeys = append(panicKeys, key)
@@ -467,8 +476,6 @@ func recordPanic(kind, fn, typ string) {
 	if panicFile == nil {
 		return
 	}
-	panicMu.Lock()
-	defer panicMu.Unlock()
 	if !panicWritten[key] {
 		panicWritten[key] = true
 		panicFile.Write([]byte(key + "\n"))
@@ -648,12 +655,12 @@ func fcd[F any](k int32, f F) F {
 	fv := reflect.ValueOf(&f).Elem()
 	return reflect.MakeFunc(fv.Type(), func(in []reflect.Value) []reflect.Value {
 		out := callValue(fv, in)
-		for i, a := range in {
-			funCalArg(k, int32(i), a.Interface())
-		}
 		results := make([]any, len(out))
 		for i, o := range out {
 			results[i] = o.Interface()
+		}
+		for i, a := range in {
+			funCalArg(k, int32(i), a.Interface())
 		}
 		funCalResults(k, results)
 		return out
@@ -668,6 +675,8 @@ func funCalDone(k int32) bool {
 
 // funCalArg keeps argument i of call k.
 func funCalArg(k, i int32, v any) {
+	funCalMu.Lock()
+	defer funCalMu.Unlock()
 	if funCalArgs[k] == nil {
 		funCalArgs[k] = map[int32]any{}
 	}
@@ -677,6 +686,8 @@ func funCalArg(k, i int32, v any) {
 // funCalResults records the mutants of call k reached, with the call's
 // results (nil for a call whose results are unused).
 func funCalResults(k int32, results []any) {
+	funCalMu.Lock()
+	defer funCalMu.Unlock()
 	spec := funCals[k]
 	done := true
 	for i := 0; i+2 < len(spec); i += 3 {

@@ -4,6 +4,8 @@ package rt
 
 import (
 	"errors"
+	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -175,4 +177,28 @@ func TestInfectionChecksAreBounded(t *testing.T) {
 	}
 	assert.Equal(t, uint8(maxInfectionChecks), mutChecks[1])
 	assert.Equal(t, []MutantEval{{ID: 1, State: MutantReached}}, decoded(t).Mutants)
+}
+
+// Goroutines of R and E may panic, return errors and make the same probed
+// call at once: the probes that keep maps must not end the process with
+// a concurrent map write, and each panic is listed once.
+func TestProbesOfConcurrentGoroutines(t *testing.T) {
+	Setup(extrasTable())
+	t.Cleanup(func() { Setup(&Table{}) })
+	Reset()
+	const goroutines, rounds = 8, 2000
+	var wg sync.WaitGroup
+	for g := 0; g < goroutines; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < rounds; i++ {
+				recordPanic("panic", "r.F", fmt.Sprintf("T%d", i%4))
+				FC1(0, FCA(0, 1, i))
+			}
+		}()
+	}
+	wg.Wait()
+	tr := decoded(t)
+	assert.ElementsMatch(t, []string{"panic r.F T0", "panic r.F T1", "panic r.F T2", "panic r.F T3"}, tr.Panics)
 }
