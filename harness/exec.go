@@ -13,7 +13,6 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -214,6 +213,31 @@ func (x *Executor) pieceSize(chunk int) int {
 // costs little against.
 const pieceTime = 2 * time.Millisecond
 
+// pieces hands out the tests of a batch to its workers, piece by piece:
+// each piece is the tests left shared among the workers, but at most
+// limit (guided self-scheduling). Pieces shrink as the batch runs out,
+// so the workers finish together: with fixed pieces, a batch of 50
+// tests in pieces of 20 kept one worker idle for the last 10.
+type pieces struct {
+	mu                      sync.Mutex
+	next, n, workers, limit int
+}
+
+func (p *pieces) init(n, workers, limit int) {
+	p.n, p.workers, p.limit = n, workers, max(limit, 1)
+}
+
+// take returns the next piece, tests [lo, hi), empty when none is left.
+func (p *pieces) take() (lo, hi int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	left := p.n - p.next
+	size := min(p.limit, max(1, (left+p.workers-1)/p.workers))
+	lo = p.next
+	p.next = min(p.n, p.next+size)
+	return lo, p.next
+}
+
 // Run executes tests and returns one result per test, in order; observe
 // asks for the values each test observed. A test runs until it ends or
 // the full timeout passes (unless it is blocked for ever before: a
@@ -229,8 +253,9 @@ func (x *Executor) Run(ctx context.Context, tests []*testcase.Test, observe bool
 // timeout — or that uses as much CPU time as the same multiple of the
 // CPU times seen so far, at least 2 ms, is stopped there and reported as
 // Cut, not as a hang. Where tests take long, the workers take them in
-// pieces of a few milliseconds of work, each the next when it is done, so
-// that none waits idle for another's slow tests: which worker runs a test
+// pieces of a few milliseconds of work, each the next when it is done,
+// the pieces shrinking as the batch runs out (see pieces), so that none
+// waits idle for another's slow tests: which worker runs a test
 // then depends on timing, as results under a time budget do anyway.
 // Likewise the goroutines a test started get, to end after it, a small
 // multiple of how long they took in the tests whose goroutines ended (at
@@ -287,7 +312,8 @@ func (x *Executor) run(ctx context.Context, tests []*testcase.Test, req request)
 		piece = x.pieceSize(chunk)
 		x.mu.Unlock()
 	}
-	var next atomic.Int64
+	var next pieces
+	next.init(len(tests), n, piece)
 	for i := 0; i < n; i++ {
 		wg.Add(1)
 		go func(w *worker) {
@@ -302,11 +328,10 @@ func (x *Executor) run(ctx context.Context, tests []*testcase.Test, req request)
 				return
 			}
 			for errs[i] == nil {
-				lo := int(next.Add(int64(piece))) - piece
-				if lo >= len(tests) {
+				lo, hi := next.take()
+				if lo >= hi {
 					return
 				}
-				hi := min(lo+piece, len(tests))
 				errs[i] = w.run(ctx, tests[lo:hi], results[lo:hi], req)
 			}
 		}(x.workers[i])
