@@ -655,12 +655,12 @@ func fcd[F any](k int32, f F) F {
 	fv := reflect.ValueOf(&f).Elem()
 	return reflect.MakeFunc(fv.Type(), func(in []reflect.Value) []reflect.Value {
 		out := callValue(fv, in)
+		for i, a := range in {
+			funCalArg(k, int32(i), a.Interface())
+		}
 		results := make([]any, len(out))
 		for i, o := range out {
 			results[i] = o.Interface()
-		}
-		for i, a := range in {
-			funCalArg(k, int32(i), a.Interface())
 		}
 		funCalResults(k, results)
 		return out
