@@ -223,16 +223,12 @@ type pieces struct {
 	next, n, workers, limit int
 }
 
-func (p *pieces) init(n, workers, limit int) {
-	p.n, p.workers, p.limit = n, workers, max(limit, 1)
-}
-
 // take returns the next piece, tests [lo, hi), empty when none is left.
 func (p *pieces) take() (lo, hi int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	left := p.n - p.next
-	size := min(p.limit, max(1, (left+p.workers-1)/p.workers))
+	size := max(1, min(p.limit, (left+p.workers-1)/p.workers))
 	lo = p.next
 	p.next = min(p.n, p.next+size)
 	return lo, p.next
@@ -312,8 +308,7 @@ func (x *Executor) run(ctx context.Context, tests []*testcase.Test, req request)
 		piece = x.pieceSize(chunk)
 		x.mu.Unlock()
 	}
-	var next pieces
-	next.init(len(tests), n, piece)
+	next := pieces{n: len(tests), workers: n, limit: piece}
 	for i := 0; i < n; i++ {
 		wg.Add(1)
 		go func(w *worker) {

@@ -21,8 +21,7 @@ func TestPiecesShrinkAsTheBatchRunsOut(t *testing.T) {
 		{"no tests", 0, 2, 20, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			var p pieces
-			p.init(c.n, c.workers, c.limit)
+			p := pieces{n: c.n, workers: c.workers, limit: c.limit}
 			var got [][2]int
 			for {
 				lo, hi := p.take()

@@ -1,6 +1,8 @@
 package mosa
 
 import (
+	"iter"
+	"maps"
 	"slices"
 	"sort"
 
@@ -132,13 +134,7 @@ func (a *Archive) FirstCovered() map[int32]int { return a.first }
 // in few of them.
 func (a *Archive) Tests() []ArchivedTest {
 	if a.tests == nil {
-		held := map[int32]*testcase.Test{}
-		for g, t := range a.best {
-			if t != nil {
-				held[int32(g)] = t
-			}
-		}
-		a.tests = group(held)
+		a.tests = group(a.covered)
 	}
 	return slices.Clone(a.tests)
 }
@@ -158,7 +154,7 @@ func (a *Archive) Fallbacks(goals []int32, level int) []ArchivedTest {
 			held[g] = r[level]
 		}
 	}
-	return group(held)
+	return group(maps.All(held))
 }
 
 // Holders returns the archived tests that hold goals, each with the goals
@@ -170,7 +166,7 @@ func (a *Archive) Holders(goals []int32) []ArchivedTest {
 			held[g] = t
 		}
 	}
-	return group(held)
+	return group(maps.All(held))
 }
 
 // Remove uncovers goals whose test proved flaky, and returns those that
@@ -188,9 +184,19 @@ func (a *Archive) Remove(goals []int32) []int32 {
 	return uncovered
 }
 
-// group turns goal → test into archived tests ordered by their smallest
-// goal.
-func group(held map[int32]*testcase.Test) []ArchivedTest {
+// covered yields each covered goal with the test that holds it, in
+// increasing order of goals.
+func (a *Archive) covered(yield func(int32, *testcase.Test) bool) {
+	for g, t := range a.best {
+		if t != nil && !yield(int32(g), t) {
+			return
+		}
+	}
+}
+
+// group turns pairs of goal and test into archived tests ordered by their
+// smallest goal.
+func group(held iter.Seq2[int32, *testcase.Test]) []ArchivedTest {
 	byTest := map[*testcase.Test][]int32{}
 	for g, t := range held {
 		byTest[t] = append(byTest[t], g)
