@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"go/ast"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/cling-go/cling/internal/fstree"
 	"github.com/cling-go/cling/internal/gotest"
@@ -96,15 +98,13 @@ func (j *job) suiteCulprits(ctx context.Context, bin, dir string, tests []namedT
 	if j.ownPassing == nil {
 		// What the own tests do alone does not depend on the file (it
 		// declares no init): one run serves every verification.
-		alone, err := run(ctx, own, 1)
+		alone, err := j.runProcessesWithin(ctx, bin, dir, own, 1, ownAloneBudget)
 		if err != nil {
 			return nil, err
 		}
-		j.ownPassing = []string{}
-		for _, name := range own {
-			if a := alone[name]; a != nil && a.fails == 0 && a.passes > 0 {
-				j.ownPassing = append(j.ownPassing, name)
-			}
+		j.ownPassing = quickestPassing(own, alone, ownCheckBudget)
+		if j.cfg.Debug != nil && len(j.ownPassing) < len(own) {
+			fmt.Fprintf(j.cfg.Debug, "cling: %d of the package's %d own tests run beside the file (the others failed, or were not reached in %v, or are the slowest past %v)\n", len(j.ownPassing), len(own), ownAloneBudget, ownCheckBudget)
 		}
 	}
 	if len(j.ownPassing) == 0 {
@@ -137,6 +137,48 @@ func (j *job) suiteCulprits(ctx context.Context, bin, dir string, tests []namedT
 		fmt.Fprintf(j.cfg.Debug, "cling: %s of the package's own tests fail beside %s\n", strings.Join(victims, ", "), strings.Join(culprits, ", "))
 	}
 	return culprits, err
+}
+
+// The own tests of a package may take minutes (tests that sleep, that
+// wait for timeouts, benchmarks in disguise); the check bounds what it
+// spends on them.
+const (
+	// ownAloneBudget bounds the one run of the own tests alone that tells
+	// which of them pass without the file; those it does not reach are
+	// not run beside it.
+	ownAloneBudget = time.Minute
+	// ownCheckBudget bounds the run time, alone, of the own tests run
+	// beside the file (see quickestPassing).
+	ownCheckBudget = 15 * time.Second
+)
+
+// quickestPassing returns the tests of names whose runs all passed,
+// taking the quickest first while their run times sum to no more than
+// budget, in the order of names.
+func quickestPassing(names []string, runs map[string]*testRuns, budget time.Duration) []string {
+	var passing []string
+	for _, name := range names {
+		if r := runs[name]; r != nil && r.fails == 0 && r.passes > 0 {
+			passing = append(passing, name)
+		}
+	}
+	quick := slices.Clone(passing)
+	slices.SortStableFunc(quick, func(a, b string) int { return cmp.Compare(runs[a].elapsed, runs[b].elapsed) })
+	take := map[string]bool{}
+	var sum time.Duration
+	for _, name := range quick {
+		if sum += runs[name].elapsed; sum > budget {
+			break
+		}
+		take[name] = true
+	}
+	kept := []string{}
+	for _, name := range passing {
+		if take[name] {
+			kept = append(kept, name)
+		}
+	}
+	return kept
 }
 
 // bisectCulprits returns the tests of candidates beside which a victim

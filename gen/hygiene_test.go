@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -50,5 +51,32 @@ func TestBisectCulprits(t *testing.T) {
 		require.NoError(t, err, tc.name)
 		assert.Equal(t, tc.want, got, tc.name)
 		assert.LessOrEqual(t, calls, 2*len(file), tc.name)
+	}
+}
+
+// The own tests run beside the file are those that passed alone, the
+// quickest first while their times sum to the budget, in file order.
+func TestQuickestPassing(t *testing.T) {
+	ms := time.Millisecond
+	runs := map[string]*testRuns{
+		"TestSlow":   {passes: 1, elapsed: 900 * ms},
+		"TestQuick":  {passes: 1, elapsed: 10 * ms},
+		"TestFailed": {fails: 1, failures: []string{"x"}},
+		"TestMid":    {passes: 1, elapsed: 300 * ms},
+		"TestZero":   {passes: 1},
+		"TestNotRun": {},
+	}
+	names := []string{"TestSlow", "TestQuick", "TestFailed", "TestMid", "TestZero", "TestNotRun", "TestUnknown"}
+	cases := []struct {
+		budget time.Duration
+		want   []string
+	}{
+		{time.Hour, []string{"TestSlow", "TestQuick", "TestMid", "TestZero"}},
+		{310 * ms, []string{"TestQuick", "TestMid", "TestZero"}},
+		{309 * ms, []string{"TestQuick", "TestZero"}},
+		{0, []string{"TestZero"}},
+	}
+	for _, tc := range cases {
+		assert.Equal(t, tc.want, quickestPassing(names, runs, tc.budget), "budget %v", tc.budget)
 	}
 }

@@ -219,6 +219,8 @@ type testRuns struct {
 	fails, passes int
 	failures      []string
 	broken        bool
+	// elapsed is how long the test's last run that passed took.
+	elapsed time.Duration
 }
 
 // runProcesses runs the named tests n times each in processes of the
@@ -227,10 +229,24 @@ type testRuns struct {
 // not run n times yet. It returns what the runs of each test showed. When
 // a process dies outside any test, every test still to run fails.
 func (j *job) runProcesses(ctx context.Context, bin, dir string, names []string, n int) (map[string]*testRuns, error) {
+	return j.runProcessesWithin(ctx, bin, dir, names, n, 0)
+}
+
+// minProcessTime is the least time left of a budget for which
+// runProcessesWithin starts another process.
+const minProcessTime = time.Second
+
+// runProcessesWithin is runProcesses, with the processes' run times
+// bounded by budget when it is positive: the binary's timeout is the
+// time left of it, the test running when it passes fails as one that
+// ended the process, and no process starts with less than minProcessTime
+// left, so tests it did not reach neither pass nor fail.
+func (j *job) runProcessesWithin(ctx context.Context, bin, dir string, names []string, n int, budget time.Duration) (map[string]*testRuns, error) {
 	runs := map[string]*testRuns{}
 	for _, name := range names {
 		runs[name] = &testRuns{}
 	}
+	deadline := time.Now().Add(budget)
 	pending := names
 	for len(pending) > 0 {
 		// Every test passed the executor's timeout twice already; the
@@ -238,6 +254,13 @@ func (j *job) runProcesses(ctx context.Context, bin, dir string, names []string,
 		// binary runs under go tool test2json, whose whole output goes
 		// to the debug writer.
 		timeout := max(2*time.Minute, time.Duration(n*len(pending))*j.cfg.Timeout/4)
+		if budget > 0 {
+			left := time.Until(deadline)
+			if left < minProcessTime {
+				break
+			}
+			timeout = min(timeout, left)
+		}
 		out, err := gotest.Run(ctx, gotest.RunOptions{
 			Binary:    bin,
 			Dir:       dir,
@@ -265,6 +288,9 @@ func (j *job) runProcesses(ctx context.Context, bin, dir string, names []string,
 				anyFailed = true
 			}
 			r.passes += t.Passes + t.Skips
+			if t.Last == "pass" {
+				r.elapsed = t.Elapsed
+			}
 		}
 		if out.Err == nil {
 			break

@@ -117,3 +117,43 @@ func TestFirstLine(t *testing.T) {
 	assert.Equal(t, "p_test.go:3:2: undefined: x", firstLine([]string{"# example.com/p", "", "  p_test.go:3:2: undefined: x", "FAIL example.com/p [build failed]"}))
 	assert.Equal(t, "unknown error", firstLine([]string{"# example.com/p", "FAIL"}))
 }
+
+// Under a budget, the test running when it passes fails as one that ended
+// the process, and no new process starts for the tests after it: they
+// neither pass nor fail. The tests before it passed, with their times.
+func TestRunProcessesWithinABudget(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/slow\n\ngo 1.22\n",
+		"slow_test.go": `package slow
+
+import (
+	"testing"
+	"time"
+)
+
+func TestA(t *testing.T) { time.Sleep(20 * time.Millisecond) }
+
+func TestB(t *testing.T) { time.Sleep(time.Hour) }
+
+func TestC(t *testing.T) {}
+`,
+	}
+	for name, text := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
+	}
+	bin := filepath.Join(dir, "slow.test")
+	build := exec.Command("go", "test", "-c", "-o", bin, ".")
+	build.Dir = dir
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	j := &job{cfg: Config{Timeout: time.Second}, out: filepath.Join(dir, "slow_test.go")}
+	runs, err := j.runProcessesWithin(context.Background(), bin, dir, []string{"TestA", "TestB", "TestC"}, 1, minProcessTime+time.Second)
+	require.NoError(t, err)
+	assert.Equal(t, 1, runs["TestA"].passes)
+	assert.GreaterOrEqual(t, runs["TestA"].elapsed, 20*time.Millisecond)
+	assert.Equal(t, 1, runs["TestB"].fails)
+	require.Len(t, runs["TestB"].failures, 1)
+	assert.Contains(t, runs["TestB"].failures[0], "test timed out")
+	assert.Equal(t, testRuns{}, *runs["TestC"])
+}
