@@ -468,12 +468,27 @@ func (e *testEmitter) emit() (string, bool) {
 	}
 	e.decideInlining(last)
 	after, end := e.selectAssertions(last, panicAt)
+	observed := map[int]bool{}
+	for _, obs := range after {
+		for _, o := range obs {
+			observed[o.Ref.Stmt] = true
+		}
+	}
+	for _, o := range end {
+		observed[o.Ref.Stmt] = true
+	}
 	e.needed = map[testcase.Ref]bool{}
 	e.declared = map[string]bool{}
-	for i := 0; i < last; i++ {
-		if !e.inline[i] {
-			e.markArgs(e.t.Stmts[i])
+	// From the last statement back, so that a value is known to be
+	// needed before the statement that makes it: a value nothing needs
+	// is not written (see emitStmt), and neither are the values only it
+	// uses, which would be declared and not used.
+	for i := last - 1; i >= 0; i-- {
+		s := e.t.Stmts[i]
+		if e.inline[i] || !(writtenAlways(s.Op.Kind) || i == panicAt || observed[i] || e.needed[testcase.Ref{Stmt: i}]) {
+			continue
 		}
+		e.markArgs(s)
 	}
 	e.argRefs = map[testcase.Ref]bool{}
 	for r := range e.needed {
@@ -505,6 +520,13 @@ func (e *testEmitter) emit() (string, bool) {
 		e.assert(o)
 	}
 	return e.b.String(), helper
+}
+
+// writtenAlways reports whether emitStmt writes a statement of the kind
+// whether or not its value is needed: a call or a field set does
+// something; the other kinds only make a value.
+func writtenAlways(k testcase.OpKind) bool {
+	return k == testcase.OpCall || k == testcase.OpFieldSet
 }
 
 // markArgs marks the values a statement uses, through inlined ones.

@@ -329,3 +329,34 @@ func TestStandardSetUpAssertedOnlyAfterR(t *testing.T) {
 	assert.Contains(t, string(src), "\tstrconv.Quote(\"1+2\")\n\ts := \"3\"\n")
 	assert.Contains(t, string(src), "\ts2 := strconv.Quote(s)\n\tif s2 != `\"3\"` {\n")
 }
+
+// A value nothing uses is not written, and neither are the values only it
+// uses: a slice left over from a search would otherwise leave its
+// elements declared and not used. The values a call uses stay.
+func TestValueOnlyADeadValueUsesIsNotWritten(t *testing.T) {
+	c := cluster(t, "reflective", "./filter", "./level")
+	var levels, lit, slice *testcase.Op
+	for _, op := range c.Ops {
+		switch op.Name {
+		case "filter.Levels":
+			levels = op
+		case "lit string":
+			lit = op
+		case "slice []string":
+			slice = op
+		}
+	}
+	require.NotNil(t, levels)
+	tc := &testcase.Test{Stmts: []testcase.Stmt{
+		{Op: lit, Value: "dead"},
+		{Op: slice, Args: []testcase.Ref{ref(0), ref(0)}},
+		{Op: lit, Value: "info"},
+		{Op: slice, Args: []testcase.Ref{ref(2), ref(2)}},
+		{Op: levels, Args: []testcase.Ref{ref(3)}},
+	}}
+	require.NoError(t, tc.Valid())
+	src, err := emit.File(c, []emit.Test{{Name: "TestLevels", Test: tc}}, emit.Options{Package: "filter_test", Dialect: emit.Std, GoVersion: "go1.22"})
+	require.NoError(t, err)
+	assert.NotContains(t, string(src), `"dead"`)
+	assert.Contains(t, string(src), "\ts := \"info\"\n\tfilter.Levels([]string{s, s})\n}\n")
+}
