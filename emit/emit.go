@@ -502,6 +502,12 @@ func (e *testEmitter) emit() (string, bool) {
 	for _, o := range end {
 		e.needed[o.Ref] = true
 	}
+	released := e.released(last, panicAt)
+	for _, refs := range released {
+		for _, r := range refs {
+			e.needed[r] = true
+		}
+	}
 	helper := false
 	for i := 0; i < last; i++ {
 		if e.inline[i] {
@@ -515,11 +521,48 @@ func (e *testEmitter) emit() (string, bool) {
 		for _, o := range after[i] {
 			e.assert(o)
 		}
+		for _, r := range released[i] {
+			e.deferRelease(r)
+		}
 	}
 	for _, o := range end {
 		e.assert(o)
 	}
 	return e.b.String(), helper
+}
+
+// released returns, per statement, the results the executor released at
+// the end of the test (testcase.ObsReleased), among the calls written.
+func (e *testEmitter) released(last, panicAt int) map[int][]testcase.Ref {
+	if e.out == nil {
+		return nil
+	}
+	out := map[int][]testcase.Ref{}
+	for _, o := range e.out.Observations {
+		i := o.Ref.Stmt
+		if o.Kind != testcase.ObsReleased || i >= last || i == panicAt || e.inline[i] {
+			continue
+		}
+		if op := e.t.Stmts[i].Op; op.Kind == testcase.OpCall && o.Ref.Result < len(op.Releases) && op.Releases[o.Ref.Result] != "" && !slices.Contains(out[i], o.Ref) {
+			out[i] = append(out[i], o.Ref)
+		}
+	}
+	return out
+}
+
+// deferRelease writes the deferred call of the method that releases a
+// result (see testcase.ReleaseMethod), with a background context if the
+// method takes one.
+func (e *testEmitter) deferRelease(r testcase.Ref) {
+	m := testcase.ReleaseMethod(e.t.Stmts[r.Stmt].Op.Outputs()[r.Result])
+	if m == nil {
+		return
+	}
+	arg := ""
+	if m.Type().(*types.Signature).Params().Len() == 1 {
+		arg = e.im.use("context", "context") + ".Background()"
+	}
+	fmt.Fprintf(&e.b, "\tdefer %s.%s(%s)\n", e.name(r), m.Name(), arg)
 }
 
 // writtenAlways reports whether emitStmt writes a statement of the kind
@@ -586,7 +629,7 @@ func (e *testEmitter) selectAssertions(last, panicAt int) (after map[int][]testc
 	untouched := untouchedStandardCalls(e.t)
 	for _, o := range e.out.Observations {
 		i := o.Ref.Stmt
-		if i >= last || i == panicAt || e.inline[i] {
+		if i >= last || i == panicAt || e.inline[i] || o.Kind == testcase.ObsReleased {
 			continue
 		}
 		s := e.t.Stmts[i]

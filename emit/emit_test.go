@@ -360,3 +360,29 @@ func TestValueOnlyADeadValueUsesIsNotWritten(t *testing.T) {
 	assert.NotContains(t, string(src), `"dead"`)
 	assert.Contains(t, string(src), "\ts := \"info\"\n\tfilter.Levels([]string{s, s})\n}\n")
 }
+
+// A value the executor released at the end of the test is released by a
+// deferred call right after the statement that made it and the
+// assertions on it; a value it did not release gets no defer.
+func TestReleasedValuesDeferTheirRelease(t *testing.T) {
+	c := cluster(t, "faults", "./catalog", "./store")
+	op := func(name string) *testcase.Op { return opNamed(t, c, name) }
+	follow := op("(*catalog.Catalog).Follow")
+	require.Equal(t, []string{"Close"}, follow.Releases)
+	tc := &testcase.Test{Stmts: []testcase.Stmt{
+		{Op: op("lit string"), Value: "shop"},
+		{Op: op("lit int"), Value: int64(2)},
+		{Op: op("catalog.New"), Args: []testcase.Ref{ref(0), ref(1)}},
+		{Op: follow, Args: []testcase.Ref{ref(2)}},
+		{Op: follow, Args: []testcase.Ref{ref(2)}},
+		{Op: op("lit int"), Value: int64(1)},
+		{Op: op("(*catalog.Catalog).Announce"), Args: []testcase.Ref{ref(2), ref(5)}},
+	}}
+	require.NoError(t, tc.Valid())
+	src, err := emit.File(c, []emit.Test{{Name: "TestFollow", Test: tc, Outcome: &testcase.Outcome{Observations: []testcase.Observation{
+		{Ref: ref(3), Kind: testcase.ObsNotNil},
+		{Ref: ref(3), End: true, Kind: testcase.ObsReleased},
+	}}}}, emit.Options{Package: "catalog_test", Dialect: emit.Std, GoVersion: "go1.22"})
+	require.NoError(t, err)
+	assert.Contains(t, string(src), "\tc := catalog.New(\"shop\", 2)\n\tfeed := c.Follow()\n\tdefer feed.Close()\n\tc.Follow()\n\tc.Announce(1)\n}\n")
+}

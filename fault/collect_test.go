@@ -193,13 +193,15 @@ func TestMisused(t *testing.T) {
 			"the receiver of (*catalog.Catalog).Feature is the nil result of catalog.Open"},
 		{"a result of a call, not observed", s.Test(testscript.Call("catalog.Open", "", 1), testscript.Call("(*catalog.Catalog).Feature", cat, "a")), 1, fault.NilDereference, nil,
 			""},
-		{"leak, a feed not closed", s.Test(newCatalog, testscript.Call("(*catalog.Catalog).Follow", cat)), -1, fault.Leak, nil,
+		{"leak, a feed closed at the end", s.Test(newCatalog, testscript.Call("(*catalog.Catalog).Follow", cat)), -1, fault.Leak, nil,
+			""},
+		{"leak, a feed not closed", withoutReleases(s.Test(newCatalog, testscript.Call("(*catalog.Catalog).Follow", cat))), -1, fault.Leak, nil,
 			"the *store.Feed made by (*catalog.Catalog).Follow is never released (Close is not called)"},
 		{"leak, a feed closed", s.Test(newCatalog, testscript.Call("(*catalog.Catalog).Follow", cat), testscript.Call("(*store.Feed).Close", testscript.Result{Step: 1})), -1, fault.Leak, nil,
 			""},
-		{"leak, one of two feeds closed", s.Test(newCatalog, testscript.Call("(*catalog.Catalog).Follow", cat), testscript.Call("(*catalog.Catalog).Follow", cat), testscript.Call("(*store.Feed).Close", testscript.Result{Step: 1})), -1, fault.Leak, nil,
+		{"leak, one of two feeds closed", withoutReleases(s.Test(newCatalog, testscript.Call("(*catalog.Catalog).Follow", cat), testscript.Call("(*catalog.Catalog).Follow", cat), testscript.Call("(*store.Feed).Close", testscript.Result{Step: 1}))), -1, fault.Leak, nil,
 			"the *store.Feed made by (*catalog.Catalog).Follow is never released (Close is not called)"},
-		{"leak, the close never ran", s.Test(newCatalog, testscript.Call("(*catalog.Catalog).Follow", cat), testscript.Call("(*catalog.Catalog).Restock", cat, "tea", "many"), testscript.Call("(*store.Feed).Close", testscript.Result{Step: 1})), 2, fault.Leak, nil,
+		{"leak, the close never ran", withoutReleases(s.Test(newCatalog, testscript.Call("(*catalog.Catalog).Follow", cat), testscript.Call("(*catalog.Catalog).Restock", cat, "tea", "many"), testscript.Call("(*store.Feed).Close", testscript.Result{Step: 1}))), 2, fault.Leak, nil,
 			"the *store.Feed made by (*catalog.Catalog).Follow is never released (Close is not called)"},
 		{"leak, nothing to release", s.Test(newCatalog, testscript.Call("(*catalog.Catalog).Announce", cat, 200)), -1, fault.Leak, nil,
 			""},
@@ -216,6 +218,19 @@ func TestMisused(t *testing.T) {
 	// operations: classifying may not add any that a later test could
 	// call.
 	assert.Equal(t, ops, len(p.c.Ops), "operations added while classifying")
+}
+
+// withoutReleases returns a copy of t whose calls release nothing at the
+// end, as if the types' release methods were not ones the executor calls
+// (a Close that takes arguments, a Cancel).
+func withoutReleases(t *testcase.Test) *testcase.Test {
+	c := t.Clone()
+	for i := range c.Stmts {
+		op := *c.Stmts[i].Op
+		op.Releases = nil
+		c.Stmts[i].Op = &op
+	}
+	return c
 }
 
 // Rule 11 on a real cluster: constructs' caller calls Shape.Area itself, so

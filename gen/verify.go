@@ -124,7 +124,8 @@ func withoutFailedAssertions(t namedTest, index int, f *failure, assertions []em
 	out := *t.Outcome
 	out.Observations = nil
 	for _, o := range t.Outcome.Observations {
-		if held(o) {
+		// The releases the test defers are what it does, not values.
+		if held(o) || o.Kind == testcase.ObsReleased {
 			out.Observations = append(out.Observations, o)
 		}
 	}

@@ -97,3 +97,45 @@ func fixtureFuncs(stack string) []string {
 	}
 	return out
 }
+
+// The values a test makes whose type has a release method are released
+// at its end, the last made first, and the observations say which: a feed
+// the test did not close leaks nothing, and one it closed is closed once
+// more (Feed.Close may be called twice). A goroutine the code leaves
+// running on its own still leaks.
+func TestValuesReleasedAtTheEnd(t *testing.T) {
+	v := setup(t, "faults", "./catalog", "./store")
+	s := testscript.New(t, v.c)
+	newCatalog := testscript.Call("catalog.New", "shop", 2)
+	cat := testscript.Result{}
+	follow := testscript.Call("(*catalog.Catalog).Follow", cat)
+	tests := []*testcase.Test{
+		s.Test(newCatalog, follow),
+		s.Test(newCatalog, follow, testscript.Call("(*store.Feed).Close", testscript.Result{Step: 1})),
+		s.Test(newCatalog, follow, follow, testscript.Call("(*catalog.Catalog).Announce", cat, 200)),
+	}
+	x := v.executor(t, 1, 300*time.Millisecond)
+	res, err := x.Run(context.Background(), tests, true)
+	require.NoError(t, err)
+	released := func(r harness.Result) []testcase.Ref {
+		var refs []testcase.Ref
+		if r.Outcome == nil {
+			return nil
+		}
+		for _, o := range r.Outcome.Observations {
+			if o.Kind == testcase.ObsReleased {
+				assert.True(t, o.End)
+				refs = append(refs, o.Ref)
+			}
+		}
+		return refs
+	}
+	feed := func(step int) testcase.Ref { return testcase.Ref{Stmt: testscript.Stmt(tests[0], step)} }
+	assert.Equal(t, "", res[0].Leak)
+	assert.True(t, res[0].Regression())
+	assert.Equal(t, []testcase.Ref{feed(1)}, released(res[0]))
+	assert.Equal(t, "", res[1].Leak)
+	assert.Equal(t, []testcase.Ref{{Stmt: testscript.Stmt(tests[1], 1)}}, released(res[1]))
+	assert.Equal(t, []string{"store.Publish.func1"}, fixtureFuncs(res[2].Leak))
+	assert.Equal(t, []testcase.Ref{{Stmt: testscript.Stmt(tests[2], 2)}, {Stmt: testscript.Stmt(tests[2], 1)}}, released(res[2]))
+}

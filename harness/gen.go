@@ -40,6 +40,9 @@ func executorSource(c *testcase.Cluster, name, rtImport string, packages []strin
 		if op.WritesState {
 			lit = "{WritesState: true, " + strings.TrimPrefix(lit, "{")
 		}
+		if op.Releases != nil {
+			lit = fmt.Sprintf("{Releases: %#v, ", op.Releases) + strings.TrimPrefix(lit, "{")
+		}
 		ops.WriteString("\t" + lit + ",\n")
 	}
 	// The declarations before the imports: the methods of stubs may name

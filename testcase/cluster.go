@@ -134,6 +134,10 @@ type Op struct {
 	// state (see package pkgstate): what a test does after one depends on
 	// it, so the executor runs the next test in a fresh process.
 	WritesState bool
+	// Releases names, per result, the method that releases it at the end
+	// of the test (see ReleaseMethod), "" for none; nil when no result has
+	// one.
+	Releases []string
 }
 
 // Use is how the code under test treats input k of a call (see Uses).
@@ -969,6 +973,7 @@ func (c *Cluster) callOp(fn *types.Func, sig *types.Signature, targs []types.Typ
 	for i := 0; i < sig.Results().Len(); i++ {
 		op.Results = append(op.Results, sig.Results().At(i).Type())
 	}
+	op.Releases = releases(op.Results)
 	for i := 0; i < sig.Params().Len(); i++ {
 		if t := WrittenType(sig.Params().At(i).Type()); !nameable(t, c.Caller.Types) {
 			return nil, fmt.Sprintf("%s: %s; cling passes only values of types it can name", place("parameter", i, sig.Params()), whyUnnameable(t, c.Caller.Types))

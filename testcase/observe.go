@@ -22,6 +22,10 @@ const (
 	ObsLen                        // Text is the length of a slice, map or string
 	ObsElems                      // Text holds the elements of a slice of a basic type (see Elems)
 	ObsBytes                      // Text is the content of a byte slice
+	// ObsReleased is no value: at the end of the test, the executor
+	// called the method that releases the result (Op.Releases), which was
+	// not nil, and the call returned. The written test defers that call.
+	ObsReleased
 )
 
 // Elems splits the Text of an ObsElems observation into the texts of the

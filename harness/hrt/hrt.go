@@ -65,6 +65,9 @@ type Op struct {
 	// retires after a test that makes one, so that the next test starts
 	// from the state a fresh process has.
 	WritesState bool
+	// Releases names, per output, the method that releases it at the end
+	// of the test ("" for none; see testcase.ReleaseMethod).
+	Releases []string
 }
 
 // As converts an argument to the parameter type; nil (an omitted argument
@@ -589,6 +592,12 @@ type result struct {
 		frame    string
 		stack    string
 	}
+	// stmts is the number of the test's statements: a test that hangs or
+	// exits in the releases after them (see release) does so at its last.
+	stmts int
+	// endObs are the observations of the values at the test's end, and
+	// of their releases, which the test's goroutine makes.
+	endObs []observation
 	// obs are the observations the test's goroutine makes; observed those
 	// the worker sends, once the goroutine has ended.
 	obs, observed []observation
@@ -762,7 +771,7 @@ func (s *server) run(t *test, flags byte, lim limits) *result {
 	timeout := lim.timeout
 	observe := flags&reqObserve != 0
 	s.tests++
-	res := &result{values: make([]any, t.slots), label: strconv.Itoa(s.tests)}
+	res := &result{values: make([]any, t.slots), label: strconv.Itoa(s.tests), stmts: len(t.stmts)}
 	defer res.removeDirs()
 	s.cfg.Reset()
 	select {
@@ -930,7 +939,7 @@ wait:
 		}
 	}
 	if observe {
-		res.observed = append(res.obs, observeEnd(s.cfg, t, res)...)
+		res.observed = append(res.obs, res.endObs...)
 	}
 	return res
 }
@@ -1077,6 +1086,82 @@ func testBody(cfg Config, t *test, observe bool, res *result, done chan struct{}
 	defer close(done)
 	// The goroutines the test starts inherit the label.
 	pprof.SetGoroutineLabels(pprof.WithLabels(context.Background(), pprof.Labels(testLabel, res.label)))
+	runStatements(cfg, t, observe, res)
+	if observe {
+		// What the test asserts at its end, it asserts before the
+		// releases its defers make.
+		res.endObs = observeEnd(cfg, t, res)
+	}
+	release(cfg, t, observe, res)
+}
+
+// release calls the release methods (Op.Releases) of the values the
+// statements that ran made, the last made first, as the written test's
+// defers do, skipping nil values and values released already (a method
+// that returns its receiver). A release that panics is left out of the
+// written test, which would fail by it; with observe, the others are
+// observed as obsReleased.
+func release(cfg Config, t *test, observe bool, res *result) {
+	var released map[any]bool
+	for i := int(res.done.Load()) - 1; i >= 0; i-- {
+		s := t.stmts[i]
+		op := cfg.Ops[s.op]
+		for r := len(op.Releases) - 1; r >= 0; r-- {
+			if op.Releases[r] == "" {
+				continue
+			}
+			v := res.values[s.base+r]
+			if v != nil && reflect.TypeOf(v).Comparable() {
+				if released[v] {
+					continue
+				}
+				if released == nil {
+					released = map[any]bool{}
+				}
+				released[v] = true
+			}
+			if releaseValue(v, op.Releases[r]) && observe {
+				res.endObs = append(res.endObs, observation{stmt: i, result: r, end: true, kind: obsReleased})
+			}
+		}
+	}
+}
+
+// releaseValue calls the release method name of v, with a background
+// context if it takes one, unless v is nil; it reports whether the call
+// was made and returned.
+func releaseValue(v any, name string) (released bool) {
+	rv := reflect.ValueOf(v)
+	if !rv.IsValid() {
+		return false
+	}
+	switch rv.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Chan, reflect.Func, reflect.Interface:
+		if rv.IsNil() {
+			return false
+		}
+	}
+	m := rv.MethodByName(name)
+	if !m.IsValid() {
+		return false
+	}
+	defer func() {
+		if recover() != nil {
+			released = false
+		}
+	}()
+	var in []reflect.Value
+	if m.Type().NumIn() == 1 {
+		in = append(in, reflect.ValueOf(context.Background()))
+	}
+	m.Call(in)
+	return true
+}
+
+// runStatements runs the test's statements, recording in res the values
+// they make and, when one panics or calls runtime.Goexit, how the test
+// ended.
+func runStatements(cfg Config, t *test, observe bool, res *result) {
 	defer func() {
 		n := int(res.done.Load())
 		if p := recover(); p != nil {
@@ -1573,7 +1658,7 @@ func encodeResult(buf []byte, cfg Config, res *result, retire bool) []byte {
 	if res.status == statusOK {
 		return appendTrace(buf, cfg)
 	}
-	buf = binary.AppendUvarint(buf, uint64(res.stmt))
+	buf = binary.AppendUvarint(buf, uint64(max(min(res.stmt, res.stmts-1), 0)))
 	text := res.message
 	if res.status == statusPanic {
 		var isErr, isText bool
@@ -1646,6 +1731,7 @@ const (
 	obsLen
 	obsElems
 	obsBytes
+	obsReleased
 )
 
 type observation struct {
