@@ -98,7 +98,7 @@ func (j *job) suiteCulprits(ctx context.Context, bin, dir string, tests []namedT
 	if j.ownPassing == nil {
 		// What the own tests do alone does not depend on the file (it
 		// declares no init): one run serves every verification.
-		alone, err := j.runProcessesWithin(ctx, bin, dir, own, 1, ownAloneBudget)
+		alone, err := j.runProcessesWith(ctx, bin, dir, own, 1, processOptions{budget: ownAloneBudget})
 		if err != nil {
 			return nil, err
 		}

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/cling-go/cling/internal/fstree"
 	"github.com/cling-go/cling/internal/gotest"
+	"github.com/cling-go/cling/internal/parallel"
 	"github.com/cling-go/cling/internal/proc"
 	"github.com/cling-go/cling/internal/suitecost"
 	"github.com/cling-go/cling/probe"
@@ -67,14 +69,9 @@ func (j *job) runFile(ctx context.Context, src []byte, tests []namedTest) (fileR
 	if err != nil {
 		return fileRun{}, err
 	}
-	// The runs are split over two processes, so that values that differ
-	// between processes fail too.
-	count := max(j.cfg.Verify, 2)
-	failures := map[string]*failure{}
-	for _, n := range []int{count - count/2, count / 2} {
-		if err := j.runTests(ctx, bin, dir, tests, n, failures); err != nil {
-			return fileRun{}, err
-		}
+	failures, err := j.verificationRuns(ctx, bin, dir, tests, max(j.cfg.Verify, 2))
+	if err != nil {
+		return fileRun{}, err
 	}
 	if len(failures) > 0 {
 		run := func(ctx context.Context, names []string, n int) (map[string]*testRuns, error) {
@@ -180,13 +177,55 @@ func (j *job) packageCopy(ws *probe.Workspace) (string, error) {
 	return dir, fstree.CopyPackage(j.a.Caller.Pkg.Dir, dir)
 }
 
+// verificationRuns runs the tests count times each and returns how they
+// failed. The runs are split: the first half or more in one process, so
+// that a test that breaks a later one by the state it leaves fails; the
+// others with each test alone in a process of its own, as go test -run
+// runs it, so that values that differ between processes fail too, and so
+// does a test that passes only after another changed package state.
+func (j *job) verificationRuns(ctx context.Context, bin, dir string, tests []namedTest, count int) (map[string]*failure, error) {
+	failures := map[string]*failure{}
+	if err := j.runTests(ctx, bin, dir, tests, count-count/2, failures); err != nil {
+		return nil, err
+	}
+	// The processes of single tests mostly start and stop: they run a
+	// few at a time.
+	alone := make([]map[string]*failure, len(tests))
+	errs := make([]error, len(tests))
+	parallel.Each(len(tests), parallel.CommandWidth(), func(i int) {
+		alone[i] = map[string]*failure{}
+		errs[i] = j.runTestsWith(ctx, bin, dir, tests[i:i+1], count/2, processOptions{alone: true}, alone[i])
+	})
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	for i, t := range tests {
+		f := alone[i][t.Name]
+		if f == nil {
+			continue
+		}
+		if g := failures[t.Name]; g != nil {
+			g.lines = append(g.lines, f.lines...)
+			g.broken = g.broken || f.broken
+			continue
+		}
+		failures[t.Name] = f
+	}
+	return failures, nil
+}
+
 // runTests runs the tests n times each in one process of the test binary
 // and adds how they failed to failures. A test that ends the process (a
 // panic in a test, a fatal runtime error, the binary's timeout) is
 // broken, and the tests that had not run n times yet run again in a new
 // process, so that one such test does not cost the others.
 func (j *job) runTests(ctx context.Context, bin, dir string, tests []namedTest, n int, failures map[string]*failure) error {
-	runs, err := j.runProcesses(ctx, bin, dir, namesOf(tests), n)
+	return j.runTestsWith(ctx, bin, dir, tests, n, processOptions{}, failures)
+}
+
+// runTestsWith is runTests with options for the processes.
+func (j *job) runTestsWith(ctx context.Context, bin, dir string, tests []namedTest, n int, opt processOptions, failures map[string]*failure) error {
+	runs, err := j.runProcessesWith(ctx, bin, dir, namesOf(tests), n, opt)
 	if err != nil {
 		return err
 	}
@@ -229,23 +268,37 @@ type testRuns struct {
 // not run n times yet. It returns what the runs of each test showed. When
 // a process dies outside any test, every test still to run fails.
 func (j *job) runProcesses(ctx context.Context, bin, dir string, names []string, n int) (map[string]*testRuns, error) {
-	return j.runProcessesWithin(ctx, bin, dir, names, n, 0)
+	return j.runProcessesWith(ctx, bin, dir, names, n, processOptions{})
+}
+
+// processOptions change how runProcessesWith runs the processes.
+type processOptions struct {
+	// budget, when positive, bounds the processes' run times: the
+	// binary's timeout is the time left of it, the test running when it
+	// passes fails as one that ended the process, and no process starts
+	// with less than minProcessTime left, so tests it did not reach
+	// neither pass nor fail.
+	budget time.Duration
+	// alone runs a single test: the binary runs without go tool
+	// test2json (whose go command costs more than a short test), and the
+	// end of its output is the test's.
+	alone bool
 }
 
 // minProcessTime is the least time left of a budget for which
-// runProcessesWithin starts another process.
+// runProcessesWith starts another process.
 const minProcessTime = time.Second
 
-// runProcessesWithin is runProcesses, with the processes' run times
-// bounded by budget when it is positive: the binary's timeout is the
-// time left of it, the test running when it passes fails as one that
-// ended the process, and no process starts with less than minProcessTime
-// left, so tests it did not reach neither pass nor fail.
-func (j *job) runProcessesWithin(ctx context.Context, bin, dir string, names []string, n int, budget time.Duration) (map[string]*testRuns, error) {
+// runProcessesWith is runProcesses with options.
+func (j *job) runProcessesWith(ctx context.Context, bin, dir string, names []string, n int, opt processOptions) (map[string]*testRuns, error) {
 	runs := map[string]*testRuns{}
 	for _, name := range names {
 		runs[name] = &testRuns{}
 	}
+	if opt.alone && len(names) != 1 {
+		return nil, fmt.Errorf("running %d tests alone", len(names))
+	}
+	budget := opt.budget
 	deadline := time.Now().Add(budget)
 	pending := names
 	for len(pending) > 0 {
@@ -267,10 +320,16 @@ func (j *job) runProcessesWithin(ctx context.Context, bin, dir string, names []s
 			Run:       gotest.RunPattern(pending),
 			Count:     n,
 			Timeout:   timeout,
-			Test2JSON: true,
+			Test2JSON: !opt.alone,
 		})
 		if err != nil {
 			return nil, err
+		}
+		if opt.alone {
+			out.Output = []byte(out.Tail)
+			for _, t := range out.Tests {
+				t.Output = out.Tail
+			}
 		}
 		j.debug(out.Output)
 		// A test fails when it or one of its subtests reported a

@@ -148,7 +148,7 @@ func TestC(t *testing.T) {}
 	out, err := build.CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	j := &job{cfg: Config{Timeout: time.Second}, out: filepath.Join(dir, "slow_test.go")}
-	runs, err := j.runProcessesWithin(context.Background(), bin, dir, []string{"TestA", "TestB", "TestC"}, 1, minProcessTime+time.Second)
+	runs, err := j.runProcessesWith(context.Background(), bin, dir, []string{"TestA", "TestB", "TestC"}, 1, processOptions{budget: minProcessTime + time.Second})
 	require.NoError(t, err)
 	assert.Equal(t, 1, runs["TestA"].passes)
 	assert.GreaterOrEqual(t, runs["TestA"].elapsed, 20*time.Millisecond)
@@ -156,4 +156,53 @@ func TestC(t *testing.T) {}
 	require.Len(t, runs["TestB"].failures, 1)
 	assert.Contains(t, runs["TestB"].failures[0], "test timed out")
 	assert.Equal(t, testRuns{}, *runs["TestC"])
+}
+
+// Verification runs each test alone too: a test that passes only after
+// another changed package state fails, where the file's order hides it;
+// so does one that breaks a later test by the state it leaves.
+func TestVerificationRunsEachTestAlone(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/order\n\ngo 1.22\n",
+		"order_test.go": `package order
+
+import "testing"
+
+var closed bool
+
+func TestClose(t *testing.T) { closed = true }
+
+func TestClosed(t *testing.T) {
+	if !closed {
+		t.Error("open")
+	}
+}
+
+func TestOpen(t *testing.T) {
+	if closed {
+		t.Error("closed")
+	}
+}
+`,
+	}
+	for name, text := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
+	}
+	bin := filepath.Join(dir, "order.test")
+	build := exec.Command("go", "test", "-c", "-o", bin, ".")
+	build.Dir = dir
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	var tests []namedTest
+	for _, name := range []string{"TestClose", "TestClosed", "TestOpen"} {
+		tests = append(tests, namedTest{Test: emit.Test{Name: name}})
+	}
+	j := &job{cfg: Config{Timeout: time.Second}, out: filepath.Join(dir, "order_test.go")}
+	failures, err := j.verificationRuns(context.Background(), bin, dir, tests, 2)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]*failure{
+		"TestClosed": {lines: []int{11}},
+		"TestOpen":   {lines: []int{17}},
+	}, failures)
 }
