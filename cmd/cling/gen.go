@@ -38,8 +38,9 @@ func genCommand() *cli.Command {
 inside calls made at R's call sites, keeps the shortest test for each coupled
 branch covered, writes the fewest of them that cover the same branches
 (a greedy set cover), minimises the tests, adds assertions from the values three
-runs agree on, checks that the file compiles and passes five times (taking
-out an assertion whose value differs under go test), and writes
+runs agree on, checks that the file compiles and passes five times, in the
+file's order and each test alone (taking out an assertion whose value
+differs under go test), and writes
 <R dir>/cling_<E name>_test.go (package R_test). Nothing else in the module is
 touched. Assertions use testify when the module already requires it, the
 testing package otherwise. The same --seed with --max-evals gives the same
