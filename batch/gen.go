@@ -86,6 +86,8 @@ func Gen(ctx context.Context, run Run, cfg GenConfig) ([]shard.PairResult, error
 		budgets = Budgets(cfg.Total, ShardPairs(run.Selected))
 	}
 	modRoot := run.Prog.MainModule.Dir
+	// The pairs of a caller share the runs of its own tests alone.
+	ownTests := &gen.OwnTestRuns{}
 	pairs := make([]*genPair, len(run.Share))
 	last := map[string]*genPair{} // caller -> its latest pair
 	for k, i := range run.Share {
@@ -97,6 +99,7 @@ func Gen(ctx context.Context, run Run, cfg GenConfig) ([]shard.PairResult, error
 		}
 		gp.cfg.Out = outs[i]
 		gp.cfg.Generated = outs
+		gp.cfg.OwnTests = ownTests
 		gp.res = pairResult(p)
 		gp.res.Gen = &shard.GenResult{Seed: gp.cfg.Seed, BudgetSeconds: gp.cfg.Budget.Time.Seconds(), MaxEvals: gp.cfg.Budget.MaxEvals}
 		gp.prev = last[p.Caller.Pkg.Path]

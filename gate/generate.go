@@ -25,6 +25,8 @@ func (r *run) generate(pairs []*pair) error {
 		}
 	}
 	deadline := time.Now().Add(r.cfg.Gen)
+	// The pairs of a caller share the runs of its own tests alone.
+	ownTests := &gen.OwnTestRuns{}
 	for i, p := range todo {
 		p.gen = &GenReport{AddedMutants: []int{}}
 		share := time.Until(deadline) / time.Duration(len(todo)-i)
@@ -37,7 +39,7 @@ func (r *run) generate(pairs []*pair) error {
 			continue
 		}
 		r.progress("generating tests for %s (%s)", p.name(), share.Round(time.Second))
-		if err := r.generatePair(p, share); err != nil {
+		if err := r.generatePair(p, share, ownTests); err != nil {
 			switch {
 			case !r.overBudget(err):
 				return err
@@ -51,9 +53,11 @@ func (r *run) generate(pairs []*pair) error {
 	return nil
 }
 
-// generatePair runs cling gen on one pair with a search time of budget.
-func (r *run) generatePair(p *pair, budget time.Duration) error {
+// generatePair runs cling gen on one pair with a search time of budget,
+// sharing the runs of the own tests alone with the run's other pairs.
+func (r *run) generatePair(p *pair, budget time.Duration, ownTests *gen.OwnTestRuns) error {
 	cfg := r.cfg.GenConfig
+	cfg.OwnTests = ownTests
 	cfg.Budget = mosa.Budget{Time: budget}
 	cfg.Tags = r.cfg.Tags
 	cfg.Workers = r.cfg.Workers

@@ -89,6 +89,10 @@ type Config struct {
 	// yet, and in which version, depends on which pairs ran before, and a
 	// pair's result must not.
 	Generated []string
+	// OwnTests, if set, is shared by the runs of several pairs: the runs
+	// of a caller's own tests alone that one pair's verification made
+	// serve the others with the same caller (see suiteCulprits).
+	OwnTests *OwnTestRuns
 }
 
 // DefaultConfig returns the defaults of `cling gen`.

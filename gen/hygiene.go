@@ -5,10 +5,12 @@ import (
 	"context"
 	"fmt"
 	"go/ast"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cling-go/cling/internal/fstree"
@@ -97,8 +99,11 @@ func (j *job) suiteCulprits(ctx context.Context, bin, dir string, tests []namedT
 	}
 	if j.ownPassing == nil {
 		// What the own tests do alone does not depend on the file (it
-		// declares no init): one run serves every verification.
-		alone, err := j.runProcessesWith(ctx, bin, dir, own, 1, processOptions{budget: ownAloneBudget})
+		// declares no init): one run serves every verification, and, in
+		// a run over several pairs, every pair of the caller.
+		alone, err := j.cfg.OwnTests.runAlone(j.a.Caller.Pkg.Dir, own, func(names []string) (map[string]*testRuns, error) {
+			return j.runProcessesWith(ctx, bin, dir, names, 1, processOptions{budget: ownAloneBudget})
+		})
 		if err != nil {
 			return nil, err
 		}
@@ -151,6 +156,61 @@ const (
 	// beside the file (see quickestPassing).
 	ownCheckBudget = 15 * time.Second
 )
+
+// OwnTestRuns remembers how the own tests of caller packages ran alone,
+// for the pairs of a run over several pairs: a later pair of a caller
+// runs alone only the tests the earlier ones did not (the files they
+// wrote). Its methods may be called from several goroutines; the zero
+// value is ready, and nil remembers nothing.
+type OwnTestRuns struct {
+	mu      sync.Mutex
+	callers map[string]*callerTestRuns // by the caller's directory
+}
+
+// callerTestRuns are the runs alone of one caller's own tests, by name;
+// mu is held while they run, so that pairs of other callers go on.
+type callerTestRuns struct {
+	mu   sync.Mutex
+	runs map[string]*testRuns
+}
+
+// runAlone returns how the named own tests of the caller in dir ran
+// alone: those not run before are run by run, whose results are kept.
+func (o *OwnTestRuns) runAlone(dir string, names []string, run func(names []string) (map[string]*testRuns, error)) (map[string]*testRuns, error) {
+	if o == nil {
+		return run(names)
+	}
+	o.mu.Lock()
+	c := o.callers[dir]
+	if c == nil {
+		c = &callerTestRuns{runs: map[string]*testRuns{}}
+		if o.callers == nil {
+			o.callers = map[string]*callerTestRuns{}
+		}
+		o.callers[dir] = c
+	}
+	o.mu.Unlock()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var missing []string
+	for _, name := range names {
+		if c.runs[name] == nil {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		fresh, err := run(missing)
+		if err != nil {
+			return nil, err
+		}
+		maps.Copy(c.runs, fresh)
+	}
+	out := map[string]*testRuns{}
+	for _, name := range names {
+		out[name] = c.runs[name]
+	}
+	return out, nil
+}
 
 // quickestPassing returns the tests of names whose runs all passed,
 // taking the quickest first while their run times sum to no more than

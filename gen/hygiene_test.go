@@ -80,3 +80,31 @@ func TestQuickestPassing(t *testing.T) {
 		assert.Equal(t, tc.want, quickestPassing(names, runs, tc.budget), "budget %v", tc.budget)
 	}
 }
+
+// The runs alone of a caller's own tests serve the later pairs of the
+// caller, which run only the tests not run before; another caller's
+// tests are its own; nil remembers nothing.
+func TestOwnTestRunsRunOnlyWhatIsNew(t *testing.T) {
+	var asked [][]string
+	run := func(names []string) (map[string]*testRuns, error) {
+		asked = append(asked, names)
+		runs := map[string]*testRuns{}
+		for _, n := range names {
+			runs[n] = &testRuns{passes: 1, elapsed: time.Duration(len(n))}
+		}
+		return runs, nil
+	}
+	var o OwnTestRuns
+	first, err := o.runAlone("/r", []string{"TestA", "TestB"}, run)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]*testRuns{"TestA": {passes: 1, elapsed: 5}, "TestB": {passes: 1, elapsed: 5}}, first)
+	second, err := o.runAlone("/r", []string{"TestA", "TestB", "TestFromAFile"}, run)
+	require.NoError(t, err)
+	assert.Len(t, second, 3)
+	_, err = o.runAlone("/other", []string{"TestA"}, run)
+	require.NoError(t, err)
+	var none *OwnTestRuns
+	_, err = none.runAlone("/r", []string{"TestA"}, run)
+	require.NoError(t, err)
+	assert.Equal(t, [][]string{{"TestA", "TestB"}, {"TestFromAFile"}, {"TestA"}, {"TestA"}}, asked)
+}
