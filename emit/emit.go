@@ -547,6 +547,11 @@ func (e *testEmitter) released(last, panicAt int) map[int][]testcase.Ref {
 			out[i] = append(out[i], o.Ref)
 		}
 	}
+	// Deferred in the order of the results, they run last first, as the
+	// executor released them.
+	for _, refs := range out {
+		slices.SortFunc(refs, func(a, b testcase.Ref) int { return a.Result - b.Result })
+	}
 	return out
 }
 
