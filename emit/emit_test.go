@@ -267,18 +267,7 @@ func TestEndStringOnce(t *testing.T) {
 // extreme elements would need is not imported either.
 func TestSliceOfFailedCallImportsNothing(t *testing.T) {
 	c := cluster(t, "reflective", "./filter", "./level")
-	var levels, lit, slice *testcase.Op
-	for _, op := range c.Ops {
-		switch op.Name {
-		case "filter.Levels":
-			levels = op
-		case "lit string":
-			lit = op
-		case "slice []string":
-			slice = op
-		}
-	}
-	require.NotNil(t, levels)
+	levels, lit, slice := opNamed(t, c, "filter.Levels"), opNamed(t, c, "lit string"), opNamed(t, c, "slice []string")
 	ref := func(stmt, result int) testcase.Ref { return testcase.Ref{Stmt: stmt, Result: result} }
 	tc := &testcase.Test{Stmts: []testcase.Stmt{
 		{Op: lit, Value: "nope"},
@@ -335,18 +324,7 @@ func TestStandardSetUpAssertedOnlyAfterR(t *testing.T) {
 // elements declared and not used. The values a call uses stay.
 func TestValueOnlyADeadValueUsesIsNotWritten(t *testing.T) {
 	c := cluster(t, "reflective", "./filter", "./level")
-	var levels, lit, slice *testcase.Op
-	for _, op := range c.Ops {
-		switch op.Name {
-		case "filter.Levels":
-			levels = op
-		case "lit string":
-			lit = op
-		case "slice []string":
-			slice = op
-		}
-	}
-	require.NotNil(t, levels)
+	levels, lit, slice := opNamed(t, c, "filter.Levels"), opNamed(t, c, "lit string"), opNamed(t, c, "slice []string")
 	tc := &testcase.Test{Stmts: []testcase.Stmt{
 		{Op: lit, Value: "dead"},
 		{Op: slice, Args: []testcase.Ref{ref(0), ref(0)}},

@@ -13,6 +13,21 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// testBinaryOf writes files into dir, a module, and builds the test
+// binary of its package there.
+func testBinaryOf(t *testing.T, dir string, files map[string]string) string {
+	t.Helper()
+	for name, text := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
+	}
+	bin := filepath.Join(dir, "pkg.test")
+	build := exec.Command("go", "test", "-c", "-o", bin, ".")
+	build.Dir = dir
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	return bin
+}
+
 func keys[V any](m map[string]V) []string {
 	var out []string
 	for k := range m {
@@ -58,14 +73,7 @@ import "testing"
 func helper(t *testing.T) { t.Error("in another file") }
 `,
 	}
-	for name, text := range files {
-		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
-	}
-	bin := filepath.Join(dir, "crash.test")
-	build := exec.Command("go", "test", "-c", "-o", bin, ".")
-	build.Dir = dir
-	out, err := build.CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	bin := testBinaryOf(t, dir, files)
 	var tests []namedTest
 	for _, name := range []string{"TestA", "TestB", "TestC", "TestD", "TestE", "TestF", "TestG"} {
 		tests = append(tests, namedTest{Test: emit.Test{Name: name}})
@@ -139,14 +147,7 @@ func TestB(t *testing.T) { time.Sleep(time.Hour) }
 func TestC(t *testing.T) {}
 `,
 	}
-	for name, text := range files {
-		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
-	}
-	bin := filepath.Join(dir, "slow.test")
-	build := exec.Command("go", "test", "-c", "-o", bin, ".")
-	build.Dir = dir
-	out, err := build.CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	bin := testBinaryOf(t, dir, files)
 	j := &job{cfg: Config{Timeout: time.Second}, out: filepath.Join(dir, "slow_test.go")}
 	runs, err := j.runProcessesWith(context.Background(), bin, dir, []string{"TestA", "TestB", "TestC"}, 1, processOptions{budget: minProcessTime + time.Second})
 	require.NoError(t, err)
@@ -186,14 +187,7 @@ func TestOpen(t *testing.T) {
 }
 `,
 	}
-	for name, text := range files {
-		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
-	}
-	bin := filepath.Join(dir, "order.test")
-	build := exec.Command("go", "test", "-c", "-o", bin, ".")
-	build.Dir = dir
-	out, err := build.CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	bin := testBinaryOf(t, dir, files)
 	var tests []namedTest
 	for _, name := range []string{"TestClose", "TestClosed", "TestOpen"} {
 		tests = append(tests, namedTest{Test: emit.Test{Name: name}})
