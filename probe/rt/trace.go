@@ -159,6 +159,9 @@ func appendExtras(buf []byte) []byte {
 		buf = binary.AppendUvarint(buf, uint64(m))
 		buf = append(buf, mutState[m])
 	}
+	// A goroutine the test left behind may record a panic meanwhile.
+	panicMu.Lock()
+	defer panicMu.Unlock()
 	buf = binary.AppendUvarint(buf, uint64(len(panicKeys)))
 	for _, k := range panicKeys {
 		buf = binary.AppendUvarint(buf, uint64(len(k)))
