@@ -196,6 +196,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	a := cfg.Analysis
 	res := &Result{Caller: a.Caller.Pkg.Path, Callee: a.Callee.Pkg.Path, Operators: cfg.Operators}
+	if err := probe.CheckInstrumentable(ctx, a.Prog.Dir, res.Caller, res.Callee); err != nil {
+		return nil, err
+	}
 
 	gen, err := newGenerator(a, cfg.Operators)
 	if err != nil {

@@ -1,6 +1,8 @@
 package probe
 
 import (
+	"context"
+
 	"github.com/cling-go/cling/couple"
 )
 
@@ -24,6 +26,10 @@ func NewSession(a *couple.Analysis, mode Mode) (*Session, error) {
 // NewSessionWith instruments R and E as plan says into a new workspace.
 // The caller must Close it.
 func NewSessionWith(plan *Plan) (*Session, error) {
+	a := plan.A
+	if err := CheckInstrumentable(context.Background(), a.Prog.Dir, a.Caller.Pkg.Path, a.Callee.Pkg.Path); err != nil {
+		return nil, err
+	}
 	ws, err := NewWorkspace(plan.A.Prog)
 	if err != nil {
 		return nil, err

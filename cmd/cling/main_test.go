@@ -220,3 +220,47 @@ func TestPairsSkipsBrokenPackages(t *testing.T) {
 	assert.Equal(t, "cling: package example.com/personcar/broken has errors: "+
 		filepath.Join(broken, "b.go")+":3:23: cannot use \"x\" (untyped string constant) as int value in return statement\n", r.stderr)
 }
+
+// A callee of the standard library that cling's probe runtime imports
+// cannot hold probes (the instrumented package would import itself):
+// pairs --std leaves it out unless --all, which marks it, and the
+// commands that instrument say so in one line instead of failing to build.
+func TestStdCalleesTheProbesImport(t *testing.T) {
+	dir := fixture.Copy(t, "constructs")
+	callees := func(args ...string) map[string]bool {
+		t.Helper()
+		r := runCling(t, dir, append([]string{"pairs", "--std", "--json"}, args...)...)
+		require.Equal(t, 0, r.code, r.stderr)
+		var rep struct {
+			Pairs []struct {
+				Caller, Callee   string
+				Uninstrumentable bool
+			}
+		}
+		require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep))
+		out := map[string]bool{}
+		for _, p := range rep.Pairs {
+			if p.Caller == "example.com/constructs/caller" {
+				out[p.Callee] = p.Uninstrumentable
+			}
+		}
+		return out
+	}
+	assert.Equal(t, map[string]bool{"example.com/constructs/callee": false, "sort": false}, callees())
+	all := callees("--all")
+	assert.Equal(t, map[string]bool{"example.com/constructs/callee": false, "sort": false, "fmt": true, "sync": true, "slices": true}, all)
+
+	r := runCling(t, dir, "pairs", "--std")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "cling's probe runtime imports their callees (fmt, slices, strconv, sync, sync/atomic)")
+
+	before := fixture.Snapshot(t, dir)
+	for _, cmd := range []string{"cbc", "gen", "mutate"} {
+		t.Run(cmd, func(t *testing.T) {
+			r := runCling(t, dir, cmd, "--caller", "./callee", "--callee", "strconv")
+			assert.Equal(t, 1, r.code, r.stderr)
+			assert.Equal(t, "cling: cannot put probes into strconv: cling's probe runtime imports it (of the standard library, cling pairs --std lists the callees it can instrument)\n", r.stderr)
+		})
+	}
+	assert.Empty(t, fstree.Diff(before, fixture.Snapshot(t, dir)), "cling changed the module")
+}

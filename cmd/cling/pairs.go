@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/cling-go/cling/ccfg"
 	"github.com/cling-go/cling/couple"
+	"github.com/cling-go/cling/probe"
 	"github.com/urfave/cli/v2"
 )
 
@@ -20,7 +22,10 @@ func pairsCommand() *cli.Command {
 		Description: `Loads the packages matching the patterns (default ./...) and lists every
 ordered pair (R, E) where R is a matched package that calls into E. E may be
 another matched package or a direct import from another module; standard
-library callees are left out unless --std is given. Packages that do not
+library callees are left out unless --std is given, and even then those
+that cling's probe runtime imports (fmt, reflect, strconv, time, ...),
+since cbc, gen and mutate cannot instrument them; --all lists them too,
+marked "(no probes)". Packages that do not
 type-check (their own errors, or those of a package they import) are
 skipped with a warning; the command fails only when none is left.
 
@@ -46,9 +51,21 @@ where R or E has no branches at all are trivial and hidden unless --all.`,
 				return err
 			}
 			warnSkipped(c, prog)
+			var noProbes map[string]string
+			if cfg.Std {
+				if noProbes, err = probe.RuntimeDeps(c.Context, prog.Dir); err != nil {
+					return err
+				}
+			}
 			rep := pairsReport{Pairs: []pairReport{}, Skipped: skippedReports(prog)}
+			var hidden []string
 			for _, p := range pairs {
 				if p.CoupledBranches < c.Int("min-coupled") || (p.Trivial && !c.Bool("all")) {
+					continue
+				}
+				_, uninstrumentable := noProbes[p.Callee.Pkg.Path]
+				if uninstrumentable && !c.Bool("all") {
+					hidden = append(hidden, p.Callee.Pkg.Path)
 					continue
 				}
 				rep.Pairs = append(rep.Pairs, pairReport{
@@ -57,7 +74,12 @@ where R or E has no branches at all are trivial and hidden unless --all.`,
 					CallerComplexity: p.CallerComplexity, CalleeComplexity: p.CalleeComplexity,
 					CallerFunctions: p.CallerFuncs, CalleeFunctions: p.CalleeFuncs,
 					CoupledBranches: p.CoupledBranches, Trivial: p.Trivial,
+					Uninstrumentable: uninstrumentable,
 				})
+			}
+			if len(hidden) > 0 {
+				slices.Sort(hidden)
+				fmt.Fprintf(c.App.ErrWriter, "cling: note: %d pairs left out: cling's probe runtime imports their callees (%s), so it cannot instrument them (--all lists them)\n", len(hidden), strings.Join(slices.Compact(hidden), ", "))
 			}
 			if c.Bool("json") {
 				return writeJSON(c.App.Writer, rep)
@@ -114,6 +136,10 @@ type pairReport struct {
 	CalleeFunctions  int    `json:"calleeFunctions"`
 	CoupledBranches  int    `json:"coupledBranches"`
 	Trivial          bool   `json:"trivial"`
+	// Uninstrumentable marks a standard-library callee that cling's probe
+	// runtime imports: cbc, gen and mutate cannot put probes into it.
+	// Such pairs are listed only with --all.
+	Uninstrumentable bool `json:"uninstrumentable,omitempty"`
 }
 
 func writePairsText(w io.Writer, rep pairsReport) {
@@ -127,6 +153,9 @@ func writePairsText(w io.Writer, rep pairsReport) {
 		mark := ""
 		if p.Trivial {
 			mark = " (trivial)"
+		}
+		if p.Uninstrumentable {
+			mark += " (no probes)"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d%s\n", p.Caller, p.Callee, p.CallSites, p.CallerComplexity, p.CalleeComplexity, p.CoupledBranches, mark)
 	}
