@@ -404,10 +404,20 @@ func buildKey(ctx context.Context, sess *probe.Session, overlay string, replaced
 }
 
 func firstError(stderr string, err error) string {
-	for _, l := range strings.Split(stderr, "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-			return l
+	lines := strings.Split(stderr, "\n")
+	for i, l := range lines {
+		if l = strings.TrimSpace(l); l == "" || strings.HasPrefix(l, "#") {
+			continue
 		}
+		// The go command continues an error on indented lines: "package
+		// p" then "\timports q: ..." says which import failed and why.
+		for _, more := range lines[i+1:] {
+			if !strings.HasPrefix(more, "\t") {
+				break
+			}
+			l += " " + strings.TrimSpace(more)
+		}
+		return l
 	}
 	return err.Error()
 }

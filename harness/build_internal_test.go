@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -113,4 +114,20 @@ func TestExecutorOverlay(t *testing.T) {
 	assert.NotEmpty(t, replaced[filepath.Join(rdir, "describe.go")], "instrumented")
 	assert.Contains(t, replaced, excluded)
 	assert.Empty(t, replaced[excluded], "removed")
+}
+
+// The go command continues an error on indented lines; the message keeps
+// them, since the first line alone ("package p") says nothing.
+func TestFirstError(t *testing.T) {
+	cases := []struct {
+		stderr, want string
+	}{
+		{"# example.com/m/p\np/p.go:3:2: undefined: x\np/p.go:4:2: undefined: y\n", "p/p.go:3:2: undefined: x"},
+		{"package example.com/m/main\n\timports example.com/m/rt from main.go\n\timports strconv from rt.go: import cycle not allowed\n",
+			"package example.com/m/main imports example.com/m/rt from main.go imports strconv from rt.go: import cycle not allowed"},
+		{"\n", "exit status 1"},
+	}
+	for _, tc := range cases {
+		assert.Equal(t, tc.want, firstError(tc.stderr, errors.New("exit status 1")))
+	}
 }
