@@ -166,6 +166,10 @@ type Report struct {
 	// Criteria is the coverage of every criterion by the written tests,
 	// measured under go test whatever was optimised.
 	Criteria []criteria.Coverage `json:"criteria"`
+	// Error says why no file was written when the search ran but no test
+	// passed verification (the command then exits with status 1); the
+	// rest of the report still says what the search did.
+	Error string `json:"error,omitempty"`
 }
 
 // SuiteCost is what the written suite costs to run: the totals of its
@@ -298,6 +302,7 @@ func (g *Job) Finish(ctx context.Context) (*Report, error) {
 		}
 	}
 	if len(j.final) == 0 && !cfg.FaultsOnly {
+		rep.TestFile = "" // nothing is written
 		if j.set != nil {
 			return rep, &Error{Msg: fmt.Sprintf("no test to write: the search covered %d of %d goals, and no kept test passed verification", archive.Len(), j.set.Goals())}
 		}

@@ -213,6 +213,14 @@ func runGen(c *cli.Context) error {
 	}
 	var ge *gen.Error
 	if errors.As(err, &ge) {
+		if rep != nil && c.Bool("json") {
+			// The search ran: its figures are worth having even without
+			// a file.
+			rep.Error = ge.Msg
+			if err := writeJSON(c.App.Writer, rep); err != nil {
+				return err
+			}
+		}
 		return &exitError{code: exitFailure, msg: ge.Msg}
 	}
 	if err != nil {

@@ -456,18 +456,52 @@ func TestGenHelpListsAlgorithms(t *testing.T) {
 
 // A pair whose only call sites run in init has no covering function.
 func TestGenNoCoveringFunction(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, src string) {
-		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644))
-	}
-	write("go.mod", "module example.com/initonly\n\ngo 1.22\n")
-	write("e/e.go", "package e\n\nfunc F(n int) int {\n\tif n > 0 {\n\t\treturn 1\n\t}\n\treturn 0\n}\n")
-	write("r/r.go", "package r\n\nimport \"example.com/initonly/e\"\n\nvar V int\n\nfunc init() {\n\tif V == 0 {\n\t\tV = e.F(3)\n\t}\n}\n\n// Get returns V.\nfunc Get() int { return V }\n")
+	dir := writeModule(t, "example.com/initonly", map[string]string{
+		"e/e.go": "package e\n\nfunc F(n int) int {\n\tif n > 0 {\n\t\treturn 1\n\t}\n\treturn 0\n}\n",
+		"r/r.go": "package r\n\nimport \"example.com/initonly/e\"\n\nvar V int\n\nfunc init() {\n\tif V == 0 {\n\t\tV = e.F(3)\n\t}\n}\n\n// Get returns V.\nfunc Get() int { return V }\n",
+	})
 	r := runCling(t, dir, "gen", "--caller", "./r", "--callee", "./e", "--max-evals", "100")
 	assert.Equal(t, 1, r.code)
 	assert.Contains(t, r.stderr, "no covering function")
 	assert.Len(t, strings.Split(strings.TrimSpace(r.stderr), "\n"), 1)
+}
+
+// writeModule writes a module of the given path and files into a new
+// temporary directory and returns it.
+func writeModule(t *testing.T, path string, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	files["go.mod"] = "module " + path + "\n\ngo 1.22\n"
+	for name, src := range files {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644))
+	}
+	return dir
+}
+
+// A search that covers nothing writes no file and exits with status 1;
+// with --json it still reports what it did, and why there is no file.
+func TestGenNothingCoveredReportsTheSearch(t *testing.T) {
+	dir := writeModule(t, "example.com/never", map[string]string{
+		"e/e.go": "package e\n\nfunc F(n int) int {\n\tif n > 0 {\n\t\treturn 1\n\t}\n\treturn 0\n}\n",
+		"r/r.go": "package r\n\nimport \"example.com/never/e\"\n\n// G calls e.F for no n.\nfunc G(n int) int {\n\tif n < 0 && n > 0 {\n\t\treturn e.F(n)\n\t}\n\treturn 0\n}\n",
+	})
+	before := fixture.Snapshot(t, dir)
+	r := runCling(t, dir, "gen", "--caller", "./r", "--callee", "./e", "--max-evals", "200", "--json")
+	assert.Equal(t, 1, r.code, r.stderr)
+	const why = "no test to write: the search covered 0 of 2 coupled branches, and no kept test passed verification"
+	assert.Equal(t, "cling: "+why+"\n", r.stderr)
+	var rep struct {
+		CoupledBranches, Covered, Executions int
+		TestFile, Error                      string
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep), r.stdout)
+	assert.Equal(t, 2, rep.CoupledBranches)
+	assert.Equal(t, 0, rep.Covered)
+	assert.GreaterOrEqual(t, rep.Executions, 200)
+	assert.Empty(t, rep.TestFile)
+	assert.Equal(t, why, rep.Error)
+	assert.Empty(t, fstree.Diff(before, fixture.Snapshot(t, dir)), "cling changed the module")
 }
 
 // What of r's API a test could call but cling cannot build a value for
