@@ -1325,6 +1325,7 @@ func (c *Cluster) findProducers(t types.Type) []*Op {
 		add(c.nilOp(t))
 	case *types.Struct:
 		out = append(out, c.constructors(t)...)
+		out = append(out, c.stdProviders(t)...)
 		add(c.composite(t, u, false))
 	case *types.Interface:
 		if n, named := types.Unalias(t).(*types.Named); named && n.Obj().Pkg() != nil && u.NumMethods() > 0 {
@@ -1658,6 +1659,12 @@ func (c *Cluster) stdProviders(t types.Type) []*Op {
 		provs = []provider{{"bytes", "NewBufferString", []types.Type{str}, true}}
 	case "context.Context":
 		provs = []provider{{"context", "Background", nil, false}}
+	case "reflect.Value":
+		// A function that takes a reflect.Value walks what it holds:
+		// values of the pool's types, through reflect.ValueOf.
+		provs = []provider{{"reflect", "ValueOf", []types.Type{types.Universe.Lookup("any").Type()}, false}}
+	case "reflect.Type":
+		provs = []provider{{"reflect", "TypeOf", []types.Type{types.Universe.Lookup("any").Type()}, false}}
 	case "net/http.ResponseWriter":
 		// A recorder: what a handler writes stays in memory.
 		provs = []provider{{"net/http/httptest", "NewRecorder", nil, true}}
