@@ -215,10 +215,19 @@ func typeTest(n *ccfg.BranchNode) (typeBranch, bool) {
 		if !ok {
 			k, ok = kindConst(info, b.Y, b.X)
 		}
-		if !ok {
+		if ok {
+			return typeBranch{pref: typePref{kind: k}, outcome: (b.Op == token.EQL) != neg}, true
+		}
+		// t == reflect.TypeOf(time.Duration(0)): a decoder that converts
+		// values of one type asks for it.
+		t := reflectTypeOperand(n.Pkg, b.X)
+		if t == nil {
+			t = reflectTypeOperand(n.Pkg, b.Y)
+		}
+		if t == nil {
 			return typeBranch{}, false
 		}
-		return typeBranch{pref: typePref{kind: k}, outcome: (b.Op == token.EQL) != neg}, true
+		return typeBranch{pref: typePref{typ: t}, outcome: (b.Op == token.EQL) != neg}, true
 	case ccfg.KindCase:
 		sw, ok := n.Stmt.(*ast.SwitchStmt)
 		e, isExpr := n.Anchor.(ast.Expr)
@@ -269,6 +278,95 @@ func commaOkAssertion(n *ccfg.BranchNode, id *ast.Ident) types.Type {
 		return false
 	})
 	return found
+}
+
+// reflectTypeOperand returns the type that e, an operand of a comparison
+// of reflect.Type values, stands for: T of reflect.TypeOf(x) (x of the
+// concrete type T), reflect.TypeFor[T](), reflect.TypeOf((*T)(nil)).Elem(),
+// or a package-level variable of pkg initialised with one of those; nil
+// for anything else and for interface types, whose values a test builds
+// otherwise.
+func reflectTypeOperand(pkg *ccfg.Package, e ast.Expr) types.Type {
+	info := pkg.Info
+	e = ast.Unparen(e)
+	if id, ok := e.(*ast.Ident); ok {
+		v, isVar := info.Uses[id].(*types.Var)
+		if !isVar || v.Pkg() != pkg.Types || v.Parent() != pkg.Types.Scope() {
+			return nil
+		}
+		init := packageVarInit(pkg, v)
+		if init == nil {
+			return nil
+		}
+		if _, isIdent := ast.Unparen(init).(*ast.Ident); isIdent {
+			return nil // no chains of variables
+		}
+		return reflectTypeOperand(pkg, init)
+	}
+	call, ok := e.(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	var t types.Type
+	switch fun := ast.Unparen(call.Fun).(type) {
+	case *ast.SelectorExpr:
+		if fun.Sel.Name == "Elem" && len(call.Args) == 0 {
+			// reflect.TypeOf((*T)(nil)).Elem()
+			inner, ok := ast.Unparen(fun.X).(*ast.CallExpr)
+			if !ok || !isReflectFunc(info, inner.Fun, "TypeOf") || len(inner.Args) != 1 {
+				return nil
+			}
+			if p, ok := info.TypeOf(inner.Args[0]).(*types.Pointer); ok {
+				t = p.Elem()
+			}
+		} else if isReflectFunc(info, fun, "TypeOf") && len(call.Args) == 1 {
+			t = info.TypeOf(call.Args[0])
+		}
+	case *ast.IndexExpr:
+		if isReflectFunc(info, fun.X, "TypeFor") {
+			t = info.TypeOf(fun.Index)
+		}
+	}
+	if t == nil || types.IsInterface(t) {
+		return nil
+	}
+	return t
+}
+
+// isReflectFunc reports whether e names the function name of package
+// reflect.
+func isReflectFunc(info *types.Info, e ast.Expr, name string) bool {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	fn, ok := info.Uses[sel.Sel].(*types.Func)
+	return ok && fn.Name() == name && fn.Pkg() != nil && fn.Pkg().Path() == "reflect"
+}
+
+// packageVarInit returns the expression that initialises v, a variable
+// declared at package level in pkg alone (var v = e), or nil.
+func packageVarInit(pkg *ccfg.Package, v *types.Var) ast.Expr {
+	for _, f := range pkg.Files {
+		if f.Pos() > v.Pos() || v.Pos() >= f.End() {
+			continue
+		}
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.VAR || v.Pos() < gd.Pos() || v.Pos() >= gd.End() {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				vs := spec.(*ast.ValueSpec)
+				for i, name := range vs.Names {
+					if name.Pos() == v.Pos() && len(vs.Values) == len(vs.Names) {
+						return vs.Values[i]
+					}
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // kindConst reports whether x is a reflect.Kind value and k the constant
@@ -484,8 +582,8 @@ func (c *Cluster) byGoalsAsking(ts []types.Type) []types.Type {
 	return out
 }
 
-// caseTypes are the types of the type switches' case clauses in R and E,
-// in source order.
+// caseTypes are the types R's and E's branches test (type switch cases,
+// comma-ok assertions, reflect.Type comparisons), in source order.
 func (c *Cluster) caseTypes() []types.Type {
 	var out []types.Type
 	for _, n := range c.guidance().order {

@@ -105,8 +105,9 @@ func (c *Cluster) poolProducers(t types.Type) []*Op {
 //     and string (map[any]int, whose keys are of the pool's types,
 //     map[float64]bool, map[[2]int]string) and uintptr;
 //  6. the receiver types of the methods of E that R calls through an
-//     interface (see dispatchReceivers), then the types of the case
-//     clauses of R's and E's type switches, in source order;
+//     interface (see dispatchReceivers), then the types R's and E's
+//     branches test (type switch cases, comma-ok assertions, reflect.Type
+//     comparisons; see caseTypes), in source order;
 //  7. the exported named types (not interfaces, not generic) of R, E and
 //     the packages outside the standard library they import, by package
 //     then name, with *T too for a struct T a constructor returns as *T.

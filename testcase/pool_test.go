@@ -391,3 +391,47 @@ func TestPathParameters(t *testing.T) {
 	}
 	assert.Equal(t, []string{"t.TempDir()", `filepath.Join(t.TempDir(), "file")`}, temp)
 }
+
+// Hooks that compare reflect.Type values with the types they convert to
+// (a package variable holding reflect.TypeOf(units.Duration(0)),
+// reflect.TypeFor[units.Size]()) ask for those types, as a type switch
+// would, and a reflect.Value is built with reflect.ValueOf of a value of
+// the pool rather than only as the zero reflect.Value{}.
+func TestReflectTypeComparisonsAndValues(t *testing.T) {
+	c := cluster(t, "reflective", "./convert", "./units")
+	a := c.Analysis()
+	asked := func(callee string) []string {
+		t.Helper()
+		var goals []int32
+		for i, g := range a.Goals {
+			if g.Site.Targets[0].Name == callee {
+				goals = append(goals, int32(i))
+			}
+		}
+		require.NotEmpty(t, goals, callee)
+		p := c.Preference(goals)
+		require.NotNil(t, p, callee)
+		var out []string
+		for _, ask := range p.Asks {
+			for _, typ := range ask.Types {
+				out = append(out, typeText(typ))
+			}
+		}
+		return out
+	}
+	assert.Equal(t, []string{"units.Duration"}, asked("ParseDuration"))
+	assert.Equal(t, []string{"units.Size"}, asked("ParseSize"))
+
+	var pool []string
+	for _, typ := range c.Pool {
+		pool = append(pool, typeText(typ))
+	}
+	assert.Subset(t, pool, []string{"units.Duration", "units.Size"})
+
+	apply := apiOp(t, c, "convert.Apply")
+	var producers []string
+	for _, op := range c.Producers(apply.Params[1]) {
+		producers = append(producers, op.Name)
+	}
+	assert.Equal(t, []string{"reflect.ValueOf as reflect.Value", "{} reflect.Value"}, producers)
+}

@@ -613,7 +613,7 @@ func TestGenReflective(t *testing.T) {
 		contains []string
 		matches  []string
 	}{
-		{"./compare", "./walk", "compare/cling_walk_test.go", 63, []string{"type item", "compare.Comparer(func("}, nil},
+		{"./compare", "./walk", "compare/cling_walk_test.go", 64, []string{"type item", "compare.Comparer(func("}, nil},
 		{"./config", "./decode", "config/cling_decode_test.go", 56, []string{"type item", "`cfg:\"", "var m map[string]", ", &m)"},
 			// A struct of the file's own to decode into, by pointer.
 			[]string{`:= &item\d*\{|var \w+ item\d*\n`}},
@@ -623,6 +623,9 @@ func TestGenReflective(t *testing.T) {
 		{"./encode", "./scan", "encode/cling_scan_test.go", 44, []string{"type stubMarshaler struct", "func (s stubMarshaler) MarshalDoc() ([]byte, error) {", "encode.Encode(stubMarshaler{"}, nil},
 		{"./show", "./level", "show/cling_level_test.go", 8, []string{"level.Short()", "show.Named("}, nil},
 		{"./policy", "./level", "policy/cling_level_test.go", 12, []string{"ruleBuilder := p.Allow(", "ruleBuilder.From(", "p.Rewrite(", "func(x string) string {"}, nil},
+		// Hooks that compare reflect.Type values, called with values
+		// of the types they compare with through reflect.ValueOf.
+		{"./convert", "./units", "convert/cling_units_test.go", 27, []string{"reflect.ValueOf(units.Duration(", "reflect.ValueOf(units.Size(", "convert.Apply(hook, "}, nil},
 		{"./serve", "./route", "serve/cling_route_test.go", 6, []string{"httptest.NewRecorder()", ".ServeHTTP(responseWriter, request", "&url.URL{Path: ",
 			"if responseWriter.Code != 404 {", `if responseWriter.Body.String() != "404 page not found\n" {`}, nil},
 	}
