@@ -505,8 +505,10 @@ func isStdPath(path string) bool {
 }
 
 // RelFile names an absolute file path for reports: relative to the main
-// module's root for files of the main module, and as modulepath/relpath for
-// files of other modules (the form Go's coverage profiles use).
+// module's root for files of the main module, as modulepath/relpath for
+// files of other modules and as importpath/file for files of the standard
+// library (the forms Go's coverage profiles use), so that reports and
+// written tests do not depend on where the module cache or GOROOT is.
 func (p *Program) RelFile(filename string) string {
 	if p.MainModule != nil {
 		if rel, ok := under(p.MainModule.Dir, filename); ok {
@@ -514,6 +516,9 @@ func (p *Program) RelFile(filename string) string {
 		}
 	}
 	for _, pkg := range p.Packages {
+		if pkg.Standard && pkg.Dir != "" && filepath.Dir(filename) == filepath.Clean(pkg.Dir) {
+			return pkg.Path + "/" + filepath.Base(filename)
+		}
 		if pkg.Module == nil || pkg.Module.Dir == "" {
 			continue
 		}

@@ -73,3 +73,22 @@ func TestSkipBrokenLeavesOutPackagesThatDoNotTypeCheck(t *testing.T) {
 	require.Error(t, err, "nothing matched is left")
 	assert.Contains(t, err.Error(), "bad/bad.go:3:23")
 }
+
+// Reports name files of the main module relative to its root and files
+// of the standard library as importpath/file, as coverage profiles do,
+// never by where GOROOT is.
+func TestRelFile(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"go.mod":     "module example.com/m\n\ngo 1.21\n",
+		"lib/lib.go": "package lib\n\nimport \"net/url\"\n\nfunc F(s string) error { _, err := url.Parse(s); return err }\n",
+	})
+	prog, err := Load(LoadConfig{Dir: dir, Patterns: []string{"./lib", "net/url"}})
+	require.NoError(t, err)
+	lib, std := prog.Package("example.com/m/lib"), prog.Package("net/url")
+	require.NotNil(t, lib)
+	require.NotNil(t, std)
+	assert.Equal(t, "lib/lib.go", prog.RelFile(lib.GoFiles[0]))
+	for _, f := range std.GoFiles {
+		assert.Equal(t, "net/url/"+filepath.Base(f), prog.RelFile(f))
+	}
+}
