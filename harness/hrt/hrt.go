@@ -212,15 +212,20 @@ const (
 // Limits of the worker.
 const (
 	// maxStack bounds a goroutine's stack: a runaway recursion ends in a
-	// fatal error within some 10 milliseconds instead of growing to a
-	// gigabyte (about 10 ms per MiB: every time the stack doubles, all its
-	// frames are copied). Tests of ordinary code stay far below it.
-	maxStack = 1 << 20
+	// fatal error within some 50 milliseconds instead of growing to a
+	// gigabyte (every time the stack doubles, all its frames are copied).
+	// Tests of ordinary code stay far below it. It leaves room for the
+	// stack bound (maxFrames) to stop a recursion through the standard
+	// library's large frames: a String method that formats a value whose
+	// String calls it again takes about 1.2 KiB of stack per round (seven
+	// frames, three of them fmt's), so 1 MiB ran out before the 1024th
+	// call, when the bound first looks.
+	maxStack = 8 << 20
 	// maxFrames bounds the depth of a goroutine's stack while it calls
 	// functions of the caller or callee: past it, a runaway recursion ends
 	// its test as a stack overflow within a few milliseconds, and the
 	// worker goes on (see Config.BoundStack). maxStack holds that many
-	// frames of up to 200 bytes; a recursion of larger frames reaches
+	// frames of up to 1.6 KiB; a recursion of larger frames reaches
 	// maxStack first, and so does one outside the caller and callee, and
 	// the runtime ends the worker as before. The cost of reaching the
 	// bound grows with its square (the stack is walked every 1024 calls).

@@ -2,10 +2,7 @@
 
 package rt
 
-import (
-	"errors"
-	"runtime"
-)
+import "runtime"
 
 // Runaway recursion. The search-mode instrumentation calls Call (see
 // counts.go) at the top of every function of R and E, and its count of
@@ -38,15 +35,14 @@ var (
 	overflowHook func() bool
 )
 
-// ErrStackOverflow is the panic that unwinds a goroutine past the bound
-// (see BoundStack).
-var ErrStackOverflow = errors.New("stack overflow")
-
 // BoundStack makes a goroutine whose stack grows deeper than frames frames
 // while it calls functions of R or E stop, as a runaway recursion would
 // end the process with a stack overflow: hook runs on that goroutine and
-// says what becomes of it. If it returns true the goroutine panics with
-// ErrStackOverflow, which unwinds it; otherwise it blocks for ever.
+// says what becomes of it. If it returns true the goroutine ends with
+// runtime.Goexit, which runs its deferred calls and which, unlike a panic,
+// no recover in the code stops (fmt recovers the panics of String
+// methods, and a recursion through one went on); otherwise it blocks for
+// ever.
 // cling's executor calls it once, before its first test; nothing else
 // does, so the code keeps its real behaviour everywhere else.
 func BoundStack(frames int, hook func() (unwind bool)) {
@@ -76,7 +72,7 @@ func checkStack() {
 		return
 	}
 	if overflowHook() {
-		panic(ErrStackOverflow)
+		runtime.Goexit()
 	}
 	select {}
 }
