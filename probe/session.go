@@ -26,8 +26,11 @@ func NewSession(a *couple.Analysis, mode Mode) (*Session, error) {
 // NewSessionWith instruments R and E as plan says into a new workspace.
 // The caller must Close it.
 func NewSessionWith(plan *Plan) (*Session, error) {
-	a := plan.A
-	if err := CheckInstrumentable(context.Background(), a.Prog.Dir, a.Caller.Pkg.Path, a.Callee.Pkg.Path); err != nil {
+	var paths []string
+	for _, c := range plan.A.Packages() {
+		paths = append(paths, c.Pkg.Path)
+	}
+	if err := CheckInstrumentable(context.Background(), plan.A.Prog.Dir, paths...); err != nil {
 		return nil, err
 	}
 	ws, err := NewWorkspace(plan.A.Prog)
