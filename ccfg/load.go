@@ -63,6 +63,8 @@ type Program struct {
 	MainModule *packages.Module
 	// Dir is the absolute directory patterns were resolved against.
 	Dir string
+	// Tags are the build tags the packages were loaded with.
+	Tags []string
 	// Skipped are the packages left out under LoadConfig.SkipBroken, sorted
 	// by import path.
 	Skipped []SkippedPackage
@@ -183,7 +185,7 @@ func Load(cfg LoadConfig) (*Program, error) {
 	if err := checkLoaded(pkgs, cfg.Patterns); err != nil {
 		return nil, err
 	}
-	prog := &Program{Dir: dir, Skipped: skipped, byPath: map[string]*Package{}}
+	prog := &Program{Dir: dir, Tags: cfg.Tags, Skipped: skipped, byPath: map[string]*Package{}}
 	if len(pkgs) > 0 {
 		prog.Fset = pkgs[0].Fset
 	}

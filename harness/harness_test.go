@@ -336,6 +336,9 @@ func TestHostileOutcomes(t *testing.T) {
 		{5, harness.TimedOut, "blocked for ever: select (no cases)", "callee.Step", 0},
 		{6, harness.Crashed, harness.StackOverflow, "callee.recurse", 0},
 		{8, harness.Exited, "runtime.Goexit called", "callee.Step", 0},
+		// Through a package outside R and E that keeps os.Exit in a
+		// variable.
+		{9, harness.Exited, "exit status 4", "callee.Step", 4},
 	}
 	var tests []*testcase.Test
 	for _, tc := range cases {
@@ -374,8 +377,8 @@ func TestHostileOutcomes(t *testing.T) {
 	st := x.Stats()
 	assert.Equal(t, len(tests), st.Executions)
 	assert.Equal(t, 1, st.Panics)
-	assert.Equal(t, 3, st.Exits)
-	assert.Equal(t, 2, st.ConvertedExits, "os.Exit and log.Fatalf")
+	assert.Equal(t, 4, st.Exits)
+	assert.Equal(t, 3, st.ConvertedExits, "os.Exit, log.Fatalf and quit.With")
 	assert.Equal(t, 1, st.Cuts)
 	assert.Equal(t, 1, st.Hangs, "select{} only: a cut is no hang")
 	assert.Equal(t, 0, st.Crashes, "the stack overflow stops at the bound")

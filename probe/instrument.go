@@ -2,6 +2,7 @@ package probe
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"go/ast"
 	"go/build/constraint"
@@ -37,6 +38,11 @@ func (p *Plan) Instrument(rtImport string) (*Instrumented, error) {
 	out := &Instrumented{Files: map[string][]byte{}}
 	for _, c := range p.A.Packages() {
 		if err := p.instrumentPackage(c, rtImport, out); err != nil {
+			return nil, err
+		}
+	}
+	if p.Mode == Search {
+		if err := p.dependencyExits(context.Background(), rtImport, out); err != nil {
 			return nil, err
 		}
 	}
@@ -107,15 +113,23 @@ func (p *Plan) instrumentPackage(c *ccfg.CCFG, rtImport string, out *Instrumente
 		p.instrumentExtras(c, fileOf)
 	}
 	for _, fi := range order {
-		if !fi.usesRT {
-			continue
+		if err := fi.output(rtImport, out); err != nil {
+			return err
 		}
-		src, err := fi.finish(rtImport)
-		if err != nil {
-			return fmt.Errorf("instrumenting %s: %w", fi.path, err)
-		}
-		out.Files[fi.path] = src
 	}
+	return nil
+}
+
+// output adds the file to out, finished, if it was changed.
+func (fi *fileInstr) output(rtImport string, out *Instrumented) error {
+	if !fi.usesRT {
+		return nil
+	}
+	src, err := fi.finish(rtImport)
+	if err != nil {
+		return fmt.Errorf("instrumenting %s: %w", fi.path, err)
+	}
+	out.Files[fi.path] = src
 	return nil
 }
 

@@ -3,6 +3,7 @@ package probe
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"go/parser"
 	"go/token"
@@ -30,17 +31,9 @@ func RuntimeDeps(ctx context.Context, dir string) (map[string]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := proc.Command(ctx, "go", append([]string{"list", "-f", `{{.ImportPath}}{{range .Deps}} {{.}}{{end}}`}, direct...)...)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := goCommand(ctx, dir, append([]string{"list", "-f", `{{.ImportPath}}{{range .Deps}} {{.}}{{end}}`}, direct...)...)
 	if err != nil {
-		msg := oneLine(stderr.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return nil, fmt.Errorf("listing the packages the probe runtime imports: %s", msg)
+		return nil, fmt.Errorf("listing the packages the probe runtime imports: %w", err)
 	}
 	deps := map[string]string{}
 	for _, p := range direct {
@@ -118,4 +111,21 @@ func CheckInstrumentable(ctx context.Context, dir string, paths ...string) error
 		return fmt.Errorf("cannot put probes into %s: cling's probe runtime %s (of the standard library, cling pairs --std lists the callees it can instrument)", p, how)
 	}
 	return nil
+}
+
+// goCommand runs the go command in dir and returns its output; its error
+// is the command's first line of complaint.
+func goCommand(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	cmd := proc.Command(ctx, "go", args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if msg := oneLine(stderr.String()); msg != "" {
+			return nil, errors.New(msg)
+		}
+		return nil, err
+	}
+	return out, nil
 }

@@ -25,37 +25,50 @@ var exitHook func(code int, message string)
 func InterceptExits(hook func(code int, message string)) { exitHook = hook }
 
 // OSExit stands for f, os.Exit or syscall.Exit, in the instrumented code.
+// Whether the exit is intercepted is decided when it is called, not when
+// the function value is taken: a package variable initialised with
+// os.Exit (zap's exit helper) is set before the executor starts.
 func OSExit(f func(int)) func(int) {
-	if exitHook == nil {
-		return f
+	return func(code int) {
+		if exitHook == nil {
+			f(code)
+			return
+		}
+		stop(code, "")
 	}
-	return interceptedExit
 }
-
-func interceptedExit(code int) { stop(code, "") }
 
 // Fatal stands for f, log.Fatal or the Fatal method of a logger.
 func Fatal(f func(...any)) func(...any) {
-	if exitHook == nil {
-		return f
+	return func(v ...any) {
+		if exitHook == nil {
+			f(v...)
+			return
+		}
+		stop(1, fmt.Sprint(v...))
 	}
-	return func(v ...any) { stop(1, fmt.Sprint(v...)) }
 }
 
 // Fatalf stands for f, log.Fatalf or the Fatalf method of a logger.
 func Fatalf(f func(string, ...any)) func(string, ...any) {
-	if exitHook == nil {
-		return f
+	return func(format string, v ...any) {
+		if exitHook == nil {
+			f(format, v...)
+			return
+		}
+		stop(1, fmt.Sprintf(format, v...))
 	}
-	return func(format string, v ...any) { stop(1, fmt.Sprintf(format, v...)) }
 }
 
 // Fatalln stands for f, log.Fatalln or the Fatalln method of a logger.
 func Fatalln(f func(...any)) func(...any) {
-	if exitHook == nil {
-		return f
+	return func(v ...any) {
+		if exitHook == nil {
+			f(v...)
+			return
+		}
+		stop(1, strings.TrimSuffix(fmt.Sprintln(v...), "\n"))
 	}
-	return func(v ...any) { stop(1, strings.TrimSuffix(fmt.Sprintln(v...), "\n")) }
 }
 
 // stop reports an exit and blocks the calling goroutine for ever.

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// Without InterceptExits the stand-ins are the functions they stand for;
+// Without InterceptExits the stand-ins call the functions they stand for;
 // with it, an exit reports its status and message and blocks its
 // goroutine.
 func TestInterceptExits(t *testing.T) {
@@ -16,6 +16,9 @@ func TestInterceptExits(t *testing.T) {
 	real := func(int) { called = true }
 	OSExit(real)(3)
 	assert.True(t, called, "exits are real until the executor intercepts them")
+	// A package variable set to os.Exit takes its value before the
+	// executor starts: the interception is decided at the call.
+	early := OSExit(real)
 
 	type exit struct {
 		code    int
@@ -29,6 +32,7 @@ func TestInterceptExits(t *testing.T) {
 		want exit
 	}{
 		{func() { OSExit(real)(3) }, exit{3, ""}},
+		{func() { early(4) }, exit{4, ""}},
 		{func() { Fatal(nil)("config", 7) }, exit{1, "config7"}}, // as fmt.Sprint, as log.Fatal
 		{func() { Fatalf(nil)("bad %q", "x") }, exit{1, `bad "x"`}},
 		{func() { Fatalln(nil)("a", "b") }, exit{1, "a b"}},

@@ -1,6 +1,7 @@
 // Package callee misbehaves on purpose, depending on its arguments: it
-// panics, exits through os.Exit or log.Fatal, loops for ever, blocks in
-// select{}, overflows its stack, races on a map or calls runtime.Goexit.
+// panics, exits through os.Exit, log.Fatal or another package's exit
+// helper, loops for ever, blocks in select{}, overflows its stack, races
+// on a map or calls runtime.Goexit.
 // Its other inputs are ordinary work. A search that drives it must keep
 // its pace: cling's executor survives each of these without stopping.
 package callee
@@ -10,6 +11,8 @@ import (
 	"log"
 	"os"
 	"runtime"
+
+	"example.com/hostile/quit"
 )
 
 // Step runs step mode on n and returns its result.
@@ -31,6 +34,8 @@ func Step(mode, n int) int {
 		return race(n)
 	case 8:
 		runtime.Goexit()
+	case 9:
+		quit.With(4)
 	}
 	if n > 100 {
 		return n - 100
