@@ -527,7 +527,7 @@ func (x *Executor) spawn() (*process, error) {
 	p := &process{cmd: cmd, req: reqW, res: resR, rd: bufio.NewReaderSize(resR, 1<<16), ended: make(chan struct{}), ready: make(chan struct{})}
 	go func() {
 		cmd.Wait()
-		p.crash = report.crash()
+		p.crash = report.crash(cmd.ProcessState)
 		close(p.ended)
 	}()
 	go func() {
@@ -636,10 +636,17 @@ func (c *crashReport) Write(b []byte) (int, error) {
 }
 
 // crash returns the last report seen.
-func (c *crashReport) crash() crash {
+// crash is the report of a process that ended as state says: without
+// the line of a fatal error, a process that exited on its own (through
+// an exit the instrumentation does not intercept) says its status.
+func (c *crashReport) crash(state *os.ProcessState) crash {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return crash{line: c.line, stack: hrt.StackOfTrace(strings.Join(c.trace, "\n"))}
+	cr := crash{line: c.line, stack: hrt.StackOfTrace(strings.Join(c.trace, "\n"))}
+	if cr.line == "" && state != nil && state.Exited() {
+		cr.line = fmt.Sprintf("exit status %d", state.ExitCode())
+	}
+	return cr
 }
 
 // worker is one slot of the executor: a process, replaced when it dies

@@ -1,6 +1,8 @@
 package harness
 
 import (
+	"os"
+	"os/exec"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -33,4 +35,19 @@ func TestPiecesShrinkAsTheBatchRunsOut(t *testing.T) {
 			assert.Equal(t, c.want, got)
 		})
 	}
+}
+
+// A worker that ended without a fatal error's report, because it exited
+// through an exit the instrumentation does not intercept, is reported
+// with its status; one that was killed, or that reported, keeps the
+// report.
+func TestCrashOfAProcessThatExited(t *testing.T) {
+	state := func(script string) *os.ProcessState {
+		cmd := exec.Command("sh", "-c", script)
+		_ = cmd.Run()
+		return cmd.ProcessState
+	}
+	assert.Equal(t, "exit status 3", (&crashReport{}).crash(state("exit 3")).line)
+	assert.Equal(t, "", (&crashReport{}).crash(state("kill -9 $$")).line)
+	assert.Equal(t, "fatal error: concurrent map writes", (&crashReport{line: "fatal error: concurrent map writes"}).crash(state("exit 2")).line)
 }
