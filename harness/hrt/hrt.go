@@ -1712,10 +1712,25 @@ func isRuntimeError(v any) (is bool) {
 	return errors.As(err, &re)
 }
 
+// errorText returns err.Error(), or, when the method panics (a typed nil
+// pointer whose Error dereferences it), what fmt prints of err and false.
+// The method is the code under test's: a panic in it must not end the
+// worker, as it did when it came up while the panic of a test was being
+// recovered.
+func errorText(err error) (text string, ok bool) {
+	defer func() {
+		if recover() != nil {
+			text, ok = fmt.Sprint(err), false // fmt recovers it, and says so
+		}
+	}()
+	return err.Error(), true
+}
+
 func describePanic(v any) (text string, isErr, isText bool) {
 	switch x := v.(type) {
 	case error:
-		return x.Error(), true, false
+		text, _ := errorText(x)
+		return text, true, false
 	case string:
 		return x, false, true
 	}
@@ -1814,7 +1829,11 @@ func describe(stmt, result int, v any, isErr, end bool) []observation {
 		if v == nil {
 			return []observation{obs("", obsNoError, "")}
 		}
-		return []observation{obs("", obsError, v.(error).Error())}
+		text, ok := errorText(v.(error))
+		if !ok {
+			return nil // no assertion can call its Error
+		}
+		return []observation{obs("", obsError, text)}
 	}
 	rv := reflect.ValueOf(v)
 	if !rv.IsValid() {
@@ -1952,8 +1971,8 @@ func fields(rv reflect.Value, obs func(string, byte, string) observation) []obse
 		if f.Type == errorType {
 			if fv.IsNil() {
 				out = append(out, obs(path, obsNoError, ""))
-			} else {
-				out = append(out, obs(path, obsError, fv.Interface().(error).Error()))
+			} else if text, ok := errorText(fv.Interface().(error)); ok {
+				out = append(out, obs(path, obsError, text))
 			}
 			continue
 		}

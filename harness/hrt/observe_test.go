@@ -162,3 +162,31 @@ func TestDescribeSlices(t *testing.T) {
 		t.Errorf("pointee: describe = %+v, want %+v", got, want)
 	}
 }
+
+// badError's Error dereferences its receiver, as a typed nil pointer's
+// often does.
+type badError struct{ msg string }
+
+func (e *badError) Error() string { return e.msg }
+
+// An error whose Error method panics is neither the end of the worker nor
+// an assertion: the panic's message says what fmt says of it, and an
+// error result or field is left unobserved.
+func TestErrorsWhoseErrorPanics(t *testing.T) {
+	var nilErr error = (*badError)(nil)
+	text, isErr, _ := describePanic(nilErr)
+	if text != "<nil>" || !isErr {
+		t.Errorf("describePanic = %q, %v; want %q, true", text, isErr, "<nil>")
+	}
+	if got := describe(0, 0, nilErr, true, false); got != nil {
+		t.Errorf("describe of the error = %+v, want nothing", got)
+	}
+	type result struct{ Err error }
+	got := describe(0, 0, &result{Err: nilErr}, false, true)
+	if len(got) != 0 {
+		t.Errorf("describe of the field = %+v, want nothing", got)
+	}
+	if got := describe(0, 0, error(&badError{"bad"}), true, false); !reflect.DeepEqual(got, []observation{{kind: obsError, text: "bad"}}) {
+		t.Errorf("describe of a good error = %+v", got)
+	}
+}
