@@ -543,7 +543,7 @@ func (e *testEmitter) released(last, panicAt int) map[int][]testcase.Ref {
 		if o.Kind != testcase.ObsReleased || i >= last || i == panicAt || e.inline[i] {
 			continue
 		}
-		if op := e.t.Stmts[i].Op; op.Kind == testcase.OpCall && o.Ref.Result < len(op.Releases) && op.Releases[o.Ref.Result] != "" && !slices.Contains(out[i], o.Ref) {
+		if op := e.t.Stmts[i].Op; (op.Kind == testcase.OpCall || op.Kind == testcase.OpComposite) && o.Ref.Result < len(op.Releases) && op.Releases[o.Ref.Result] != "" && !slices.Contains(out[i], o.Ref) {
 			out[i] = append(out[i], o.Ref)
 		}
 	}

@@ -364,3 +364,28 @@ func TestReleasedValuesDeferTheirRelease(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(src), "\tc := catalog.New(\"shop\", 2)\n\tfeed := c.Follow()\n\tdefer feed.Close()\n\tc.Follow()\n\tc.Announce(1)\n}\n")
 }
+
+// A composite literal of a type with a release method is released like a
+// call's result: &store.Feed{} is closed by a deferred call.
+func TestReleasedLiteralsDeferTheirRelease(t *testing.T) {
+	c := cluster(t, "faults", "./catalog", "./store")
+	lit := c.Producers(types.NewPointer(opNamed(t, c, "store.NewFeed").Results[0].(*types.Pointer).Elem()))
+	var feedLit *testcase.Op
+	for _, op := range lit {
+		if op.Kind == testcase.OpComposite {
+			feedLit = op
+		}
+	}
+	require.NotNil(t, feedLit)
+	require.Equal(t, []string{"Close"}, feedLit.Releases)
+	tc := &testcase.Test{Stmts: []testcase.Stmt{
+		{Op: feedLit},
+		{Op: opNamed(t, c, "(*store.Feed).Close"), Args: []testcase.Ref{ref(0)}},
+	}}
+	require.NoError(t, tc.Valid())
+	src, err := emit.File(c, []emit.Test{{Name: "TestFeed", Test: tc, Outcome: &testcase.Outcome{Observations: []testcase.Observation{
+		{Ref: ref(0), End: true, Kind: testcase.ObsReleased},
+	}}}}, emit.Options{Package: "catalog_test", Dialect: emit.Std, GoVersion: "go1.22"})
+	require.NoError(t, err)
+	assert.Contains(t, string(src), "\tfeed := &store.Feed{}\n\tdefer feed.Close()\n\tfeed.Close()\n}\n")
+}

@@ -134,9 +134,9 @@ type Op struct {
 	// state (see package pkgstate): what a test does after one depends on
 	// it, so the executor runs the next test in a fresh process.
 	WritesState bool
-	// Releases names, per result, the method that releases it at the end
-	// of the test (see ReleaseMethod), "" for none; nil when no result has
-	// one.
+	// Releases names, per result (the value, for a composite literal), the
+	// method that releases it at the end of the test (see ReleaseMethod),
+	// "" for none; nil when no result has one.
 	Releases []string
 }
 
@@ -1403,6 +1403,10 @@ func (c *Cluster) composite(t types.Type, st *types.Struct, ptr bool) *Op {
 		return prev
 	}
 	op := &Op{Kind: OpComposite, Name: name, Type: typ, Fields: fields, Ptr: ptr}
+	// A literal of a type with a release method (&BufferedWriteSyncer{},
+	// whose writes start a flushing goroutine) is released as a call's
+	// result is.
+	op.Releases = releases([]types.Type{typ})
 	for i, f := range fields {
 		if isString(f.Type()) && c.PathField(f) {
 			if op.Uses == nil {

@@ -6,8 +6,8 @@ import "go/types"
 // are released at the end of a test, as a Go developer's test would
 // (defer p.Release()): a test that leaves a pool's workers running leaks
 // goroutines, which the executor cannot tell from a fault, and state
-// that outlives it. Every result of a call whose type has a release
-// method is released.
+// that outlives it. Every result of a call, and every composite literal,
+// whose type has a release method is released.
 
 // releaseMethodNames are the names of release methods, preferred in this
 // order.
