@@ -107,6 +107,10 @@ type Stats struct {
 	// bound: crashes (Status Crashed) the worker survived, not counted in
 	// Crashes, which cost a worker each.
 	StackOverflows int `json:"stackOverflows"`
+	// GoroutinePanics counts the tests in which a goroutine that R or E
+	// started panicked, which the worker survived (see
+	// rt.InterceptGoPanics); not counted in Crashes either.
+	GoroutinePanics int `json:"goroutinePanics"`
 	// StepBounds counts the hangs (in Hangs) stopped at the step bound: a
 	// loop of R or E that took more branch outcomes than the bound of the
 	// timeout allows, known as a hang without waiting for the timeout.
@@ -381,9 +385,12 @@ func (x *Executor) run(ctx context.Context, tests []*testcase.Test, req request)
 				x.stats.StepBounds++
 			}
 		case Crashed:
-			if r.WorkerSurvived {
+			switch {
+			case r.WorkerSurvived && r.Message == StackOverflow:
 				x.stats.StackOverflows++
-			} else {
+			case r.WorkerSurvived:
+				x.stats.GoroutinePanics++
+			default:
 				x.stats.Crashes++
 			}
 		}

@@ -77,6 +77,7 @@ func Main() {
 		Reset:          rt.Reset,
 		Trace:          rt.AppendTrace,
 		InterceptExits: rt.InterceptExits,
+		InterceptGoPanics: rt.InterceptGoPanics,
 		BoundStack:     rt.BoundStack,
 		BoundSteps:     rt.BoundSteps,
 		Abandon:        rt.Abandon,

@@ -339,6 +339,9 @@ func TestHostileOutcomes(t *testing.T) {
 		// Through a package outside R and E that keeps os.Exit in a
 		// variable.
 		{9, harness.Exited, "exit status 4", "callee.Step", 4},
+		// A goroutine of the callee panics, after its deferred Done let
+		// the test's goroutine end.
+		{10, harness.Crashed, "panic: callee: worker of step 5 failed", "callee.worker.func1", 0},
 	}
 	var tests []*testcase.Test
 	for _, tc := range cases {
@@ -354,7 +357,7 @@ func TestHostileOutcomes(t *testing.T) {
 		}
 		assert.Equal(t, tc.code, r.ExitCode, "mode %d", tc.mode)
 		assert.Equal(t, tc.mode == 8, r.Goexit, "mode %d", tc.mode)
-		assert.Equal(t, tc.mode == 6, r.WorkerSurvived, "mode %d", tc.mode)
+		assert.Equal(t, tc.mode == 6 || tc.mode == 10, r.WorkerSurvived, "mode %d", tc.mode)
 		if tc.mode == 6 {
 			// Thousands of frames deep: the innermost and the outermost
 			// frames of the code under test.
@@ -383,6 +386,7 @@ func TestHostileOutcomes(t *testing.T) {
 	assert.Equal(t, 1, st.Hangs, "select{} only: a cut is no hang")
 	assert.Equal(t, 0, st.Crashes, "the stack overflow stops at the bound")
 	assert.Equal(t, 1, st.StackOverflows)
+	assert.Equal(t, 1, st.GoroutinePanics)
 	// The first worker and its spare. The spinning goroutine ends at its
 	// next probe, unless the machine is too busy to run it within the
 	// grace the worker gives it: then the worker retires, and the spare

@@ -161,8 +161,9 @@ const (
 	// a concurrent map write or a stack overflow, memory exhaustion, an
 	// exit the instrumentation could not intercept), which costs the
 	// worker; or a goroutine recursed past the executor's stack bound, a
-	// stack overflow stopped before the runtime's, which the worker
-	// survives (Result.WorkerSurvived).
+	// stack overflow stopped before the runtime's, or a goroutine that R
+	// or E started with a function literal panicked, both of which the
+	// worker survives (Result.WorkerSurvived).
 	Crashed
 )
 
@@ -244,6 +245,7 @@ const (
 	wireCut
 	wireHang
 	wireOverflow
+	wireGoPanic
 	flagLeak     = 0x40
 	flagRetiring = 0x80
 	flagSettled  = 0x10
@@ -321,6 +323,10 @@ func decodeResult(b []byte, observe bool) (res Result, retiring bool, err error)
 			res.Status = TimedOut
 		case wireOverflow:
 			res.Status, res.Message, res.WorkerSurvived = Crashed, StackOverflow, true
+		case wireGoPanic:
+			// A goroutine of R or E panicked: Message is the report's
+			// first line, "panic: ...", as when it ended the process.
+			res.Status, res.WorkerSurvived = Crashed, true
 		default:
 			return res, retiring, errResult
 		}

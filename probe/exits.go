@@ -58,3 +58,23 @@ func (fi *fileInstr) exitWrapper(id *ast.Ident, sel *types.Selection) string {
 	}
 	return exitWrappers[fn.FullName()]
 }
+
+// goroutines begins the body of every function literal that a go
+// statement starts with a deferred call of the runtime's GoRecover: in
+// the executor a panic there ends the test instead of the worker (see
+// rt.InterceptGoPanics), and everywhere else it ends the process as
+// before. Goroutines that run a named function or method are left alone:
+// a recover in its body would also catch the panics of its synchronous
+// calls.
+func (fi *fileInstr) goroutines() {
+	ast.Inspect(fi.file, func(n ast.Node) bool {
+		g, ok := n.(*ast.GoStmt)
+		if !ok {
+			return true
+		}
+		if lit, ok := ast.Unparen(g.Call.Fun).(*ast.FuncLit); ok && lit.Body != nil {
+			fi.insertAtBodyStart(lit.Body, " defer "+RT+".GoRecover();")
+		}
+		return true
+	})
+}

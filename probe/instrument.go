@@ -107,6 +107,7 @@ func (p *Plan) instrumentPackage(c *ccfg.CCFG, rtImport string, out *Instrumente
 	if p.Mode == Search {
 		for _, fi := range order {
 			fi.exits()
+			fi.goroutines()
 		}
 	}
 	if p.Extras.Any() {

@@ -146,6 +146,10 @@ type Config struct {
 	// and their kind, rewritten by the instrumentation) to a hook, which
 	// ends the test instead of the process.
 	InterceptExits func(hook func(code int, message string))
+	// InterceptGoPanics routes the panics that end goroutines R and E
+	// started with a function literal to a hook, which ends the test
+	// instead of the process.
+	InterceptGoPanics func(hook func(v any))
 	// BoundStack makes a goroutine of R or E that recurses past a number
 	// of frames call a hook, which says whether it unwinds (panics) or
 	// blocks for ever (see rt.BoundStack): a runaway recursion ends its
@@ -184,6 +188,9 @@ const (
 	// statusOverflow: a goroutine recursed past maxFrames (a stack
 	// overflow, stopped before the runtime's).
 	statusOverflow = 6
+	// statusGoPanic: a goroutine that R or E started panicked (see
+	// Config.InterceptGoPanics); the message is "panic: ...".
+	statusGoPanic = 7
 	// flagLeak marks a test that ended (passed or panicked) but left a
 	// goroutine it started running past leakGrace; the leaked goroutine's
 	// stack follows the duration.
@@ -380,6 +387,9 @@ type exitRequest struct {
 	stmt     int
 	frame    string
 	overflow bool
+	// goPanic is a panic of a goroutine R or E started; message is the
+	// crash's first line.
+	goPanic bool
 	// hang is a goroutine that took more steps than the bound (see
 	// Config.BoundSteps); message says so. With cut, the bound was the
 	// request's step cut, short of the timeout's: the test is cut, not
@@ -424,6 +434,9 @@ var current struct {
 func (s *server) serve(in *bufio.Reader, out io.Writer) {
 	if s.cfg.InterceptExits != nil {
 		s.cfg.InterceptExits(s.exitRequested)
+	}
+	if s.cfg.InterceptGoPanics != nil {
+		s.cfg.InterceptGoPanics(s.goroutinePanicked)
 	}
 	if s.cfg.BoundStack != nil {
 		s.cfg.BoundStack(maxFrames, s.stackOverflowed)
@@ -635,7 +648,13 @@ func (s *server) exitRequested(code int, message string) {
 	// The frames of the runtime's exit functions, which the compiler may
 	// inline into the code that exits, are not the place of the exit.
 	_, rtFile, _, _ := runtime.Caller(1)
-	e := exitRequest{code: code, message: message, frame: innermostFrame(s.cfg.Packages, 3, rtFile)}
+	s.endOnThisGoroutine(exitRequest{code: code, message: message, frame: innermostFrame(s.cfg.Packages, 3, rtFile)})
+}
+
+// endOnThisGoroutine reports e, an end of the current test requested on
+// the calling goroutine, which the caller then blocks for ever; the
+// statement is the one that runs. Only the first report of a test counts.
+func (s *server) endOnThisGoroutine(e exitRequest) {
 	current.Lock()
 	if current.res != nil {
 		e.stmt = int(current.res.done.Load())
@@ -644,8 +663,17 @@ func (s *server) exitRequested(code int, message string) {
 	current.Unlock()
 	select {
 	case s.exits <- e:
-	default: // an exit is already reported for this test
+	default: // an end is already reported for this test
 	}
+}
+
+// goroutinePanicked is the hook of the panics of the goroutines R and E
+// start: the test ends as the crash the panic would have been ("panic:
+// ..." and the goroutine's stack), and the goroutine blocks for ever, as
+// for an exit. A panic after its test ended is reported to nobody.
+func (s *server) goroutinePanicked(v any) {
+	text, _, _ := describePanic(v)
+	s.endOnThisGoroutine(exitRequest{goPanic: true, message: "panic: " + text, frame: innermostFrame(s.cfg.Packages, 3, ""), stack: panicStack()})
 }
 
 // stackOverflowed is the hook of the stack bound: it runs on a goroutine
@@ -900,6 +928,8 @@ wait:
 		switch {
 		case ex.overflow:
 			res.status, res.stack = statusOverflow, ex.stack
+		case ex.goPanic:
+			res.status, res.stack = statusGoPanic, ex.stack
 		case ex.hang:
 			res.status, res.stack = ex.hangStatus(), ex.stack
 		}
@@ -942,6 +972,21 @@ wait:
 			// cost, while waiting costs every leaking test.
 			res.retire = s.stopLeftovers(goroutines, nil, min(grace, abandonGrace))
 		}
+	}
+	// A goroutine the test started may have panicked as the test ended:
+	// its own deferred calls (a WaitGroup's Done) ran before the recover
+	// that reports it, and let the test's goroutine end first. The panic
+	// ends the test all the same, as it would have ended the process.
+	select {
+	case late := <-s.exits:
+		if late.goPanic {
+			// Every statement ran: the last one is where it happened.
+			res.status, res.stmt, res.message, res.frame, res.stack = statusGoPanic, max(int(res.done.Load())-1, 0), late.message, late.frame, late.stack
+			res.leak, res.leakCut = "", false
+			s.leaked++
+			return res
+		}
+	default:
 	}
 	if observe {
 		res.observed = append(res.obs, res.endObs...)
@@ -1350,10 +1395,13 @@ func (s *server) leakedStack(want int, label string, started bool, grace time.Du
 		time.Sleep(min(pause, max(time.Until(deadline), 0)))
 		pause = min(2*pause, 10*time.Millisecond)
 	}
-	for runtime.NumGoroutine() > want && time.Now().Before(deadline) {
+	// A goroutine of the test that reported its end (a panic, an exit)
+	// blocks for ever: no need to wait for it, the report ends the test.
+	reported := func() bool { return len(s.exits) > 0 }
+	for runtime.NumGoroutine() > want && time.Now().Before(deadline) && !reported() {
 		nap()
 	}
-	if runtime.NumGoroutine() <= want && !started {
+	if (runtime.NumGoroutine() <= want && !started) || reported() {
 		return "", time.Since(start)
 	}
 	for {
@@ -1362,7 +1410,7 @@ func (s *server) leakedStack(want int, label string, started bool, grace time.Du
 			return "", 0
 		}
 		stack := labelledStack(s.profile.String(), label, s.cfg.Packages)
-		if stack == "" {
+		if stack == "" || reported() {
 			return "", time.Since(start)
 		}
 		if !time.Now().Before(deadline) {

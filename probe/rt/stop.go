@@ -105,3 +105,29 @@ func leave() {
 		runtime.Goexit()
 	}
 }
+
+// goPanicHook receives the panics of the goroutines that R and E start,
+// once the executor has asked for them (InterceptGoPanics).
+var goPanicHook func(v any)
+
+// InterceptGoPanics makes a panic that ends a goroutine R or E started
+// with a function literal (whose body the search-mode instrumentation
+// begins with a deferred GoRecover) call hook with the panic's value
+// instead of ending the process; the goroutine then blocks for ever, as
+// if the process had ended there. cling's executor calls it once, before
+// its first test; nothing else does, so that such a panic ends the
+// process everywhere else, as it does uninstrumented.
+func InterceptGoPanics(hook func(v any)) { goPanicHook = hook }
+
+// GoRecover is the first deferred call of the function literals that the
+// go statements of R and E start. Unless the executor intercepts such
+// panics it does not recover, and the panic ends the process as before.
+func GoRecover() {
+	if goPanicHook == nil {
+		return
+	}
+	if v := recover(); v != nil {
+		goPanicHook(v)
+		select {}
+	}
+}

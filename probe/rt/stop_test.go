@@ -69,3 +69,32 @@ func TestAbandonEndsGoroutinesAtTheirNextProbe(t *testing.T) {
 	Resume()
 	assert.True(t, B(0, false, true), "probes work again after Resume")
 }
+
+// A panic in a goroutine started with a function literal ends the process
+// unless the executor intercepts it: then the hook gets the value, and
+// the goroutine blocks for ever.
+func TestInterceptGoPanics(t *testing.T) {
+	got := make(chan any, 1)
+	InterceptGoPanics(func(v any) { got <- v })
+	defer InterceptGoPanics(nil)
+	returned := make(chan bool)
+	go func() {
+		defer GoRecover()
+		defer func() { returned <- true }() // the literal's own defers run first
+		panic("worker failed")
+	}()
+	assert.True(t, <-returned)
+	assert.Equal(t, "worker failed", <-got)
+
+	// Without a hook, GoRecover leaves the panic alone.
+	InterceptGoPanics(nil)
+	var recovered any
+	func() {
+		defer func() { recovered = recover() }()
+		func() {
+			defer GoRecover()
+			panic("real")
+		}()
+	}()
+	assert.Equal(t, "real", recovered)
+}

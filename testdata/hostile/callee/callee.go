@@ -1,7 +1,7 @@
 // Package callee misbehaves on purpose, depending on its arguments: it
 // panics, exits through os.Exit, log.Fatal or another package's exit
 // helper, loops for ever, blocks in select{}, overflows its stack, races
-// on a map or calls runtime.Goexit.
+// on a map, calls runtime.Goexit or panics in a goroutine it started.
 // Its other inputs are ordinary work. A search that drives it must keep
 // its pace: cling's executor survives each of these without stopping.
 package callee
@@ -11,6 +11,7 @@ import (
 	"log"
 	"os"
 	"runtime"
+	"sync"
 
 	"example.com/hostile/quit"
 )
@@ -36,6 +37,8 @@ func Step(mode, n int) int {
 		runtime.Goexit()
 	case 9:
 		quit.With(4)
+	case 10:
+		return worker(n)
 	}
 	if n > 100 {
 		return n - 100
@@ -60,6 +63,19 @@ func recurse(n int) int {
 		return 0
 	}
 	return recurse(n+1) + 1
+}
+
+// worker runs step n on a goroutine of its own, which panics after the
+// caller stopped waiting for it: its deferred Done runs first.
+func worker(n int) int {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		panic(fmt.Sprintf("callee: worker of step %d failed", n))
+	}()
+	wg.Wait()
+	return n
 }
 
 // race writes one map from two goroutines: the runtime usually stops the
