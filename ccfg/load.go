@@ -34,6 +34,9 @@ type LoadConfig struct {
 	// Overlay maps absolute file paths to replacement contents, as
 	// packages.Config.Overlay.
 	Overlay map[string][]byte
+	// TypesOnly leaves the SSA form out: the packages are only parsed and
+	// type-checked (Program.SSA and Package.SSA are nil).
+	TypesOnly bool
 	// SkipBroken leaves out, instead of failing, the packages that do not
 	// type-check (their own errors, or those of a package they import) and
 	// lists them in Program.Skipped. Loading still fails when no matched
@@ -190,6 +193,13 @@ func Load(cfg LoadConfig) (*Program, error) {
 		prog.Fset = pkgs[0].Fset
 	}
 	prog.MainModule = mainModule(dir, pkgs)
+	if cfg.TypesOnly {
+		for _, p := range pkgs {
+			prog.add(newPackage(p, nil, matched[p.PkgPath]))
+		}
+		prog.sortPackages()
+		return prog, nil
+	}
 	prog.SSA = ssa.NewProgram(prog.Fset, ssa.InstantiateGenerics)
 
 	// Create SSA packages for every dependency known only through its
@@ -215,27 +225,40 @@ func Load(cfg LoadConfig) (*Program, error) {
 	for _, p := range pkgs {
 		sp := prog.SSA.CreatePackage(p.Types, p.Syntax, p.TypesInfo, true)
 		sp.SetDebugMode(true)
-		pkg := &Package{
-			Path:     p.PkgPath,
-			Name:     p.Name,
-			Module:   p.Module,
-			Files:    p.Syntax,
-			GoFiles:  p.CompiledGoFiles,
-			Types:    p.Types,
-			Info:     p.TypesInfo,
-			SSA:      sp,
-			Matched:  matched[p.PkgPath],
-			Standard: p.Module == nil && isStdPath(p.PkgPath),
-		}
-		if len(p.GoFiles) > 0 {
-			pkg.Dir = filepath.Dir(p.GoFiles[0])
-		}
-		prog.Packages = append(prog.Packages, pkg)
-		prog.byPath[pkg.Path] = pkg
+		prog.add(newPackage(p, sp, matched[p.PkgPath]))
 	}
-	sort.Slice(prog.Packages, func(i, j int) bool { return prog.Packages[i].Path < prog.Packages[j].Path })
+	prog.sortPackages()
 	prog.SSA.Build()
 	return prog, nil
+}
+
+// newPackage is the Package of a loaded package, with its SSA form sp.
+func newPackage(p *packages.Package, sp *ssa.Package, matched bool) *Package {
+	pkg := &Package{
+		Path:     p.PkgPath,
+		Name:     p.Name,
+		Module:   p.Module,
+		Files:    p.Syntax,
+		GoFiles:  p.CompiledGoFiles,
+		Types:    p.Types,
+		Info:     p.TypesInfo,
+		SSA:      sp,
+		Matched:  matched,
+		Standard: p.Module == nil && isStdPath(p.PkgPath),
+	}
+	if len(p.GoFiles) > 0 {
+		pkg.Dir = filepath.Dir(p.GoFiles[0])
+	}
+	return pkg
+}
+
+func (p *Program) add(pkg *Package) {
+	p.Packages = append(p.Packages, pkg)
+	p.byPath[pkg.Path] = pkg
+}
+
+func (p *Program) sortPackages() {
+	sort.Slice(p.Packages, func(i, j int) bool { return p.Packages[i].Path < p.Packages[j].Path })
 }
 
 func absDir(d string) (string, error) {

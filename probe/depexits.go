@@ -36,13 +36,16 @@ func (p *Plan) dependencyExits(ctx context.Context, rtImport string, out *Instru
 	for _, c := range p.A.Packages() {
 		roots = append(roots, c.Pkg.Path)
 	}
+	// Where the packages cannot be listed or loaded, their exits stay
+	// real, as before: a crash costs a worker, not the run (the build
+	// says what is wrong, if anything is).
 	candidates, err := exitCandidates(ctx, prog.Dir, prog.Tags, roots...)
 	if err != nil || len(candidates) == 0 {
-		return err
+		return nil
 	}
-	deps, err := ccfg.Load(ccfg.LoadConfig{Dir: prog.Dir, Tags: prog.Tags, Patterns: candidates})
+	deps, err := ccfg.Load(ccfg.LoadConfig{Dir: prog.Dir, Tags: prog.Tags, Patterns: candidates, TypesOnly: true})
 	if err != nil {
-		return fmt.Errorf("loading the packages that may exit: %w", err)
+		return nil
 	}
 	for _, pkg := range deps.Packages {
 		if pkg.Standard {
