@@ -642,7 +642,6 @@ func (c *crashReport) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// crash returns the last report seen.
 // crash is the report of a process that ended as state says: without
 // the line of a fatal error, a process that exited on its own (through
 // an exit the instrumentation does not intercept) says its status.
