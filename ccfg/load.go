@@ -244,7 +244,7 @@ func newPackage(p *packages.Package, sp *ssa.Package, matched bool) *Package {
 		Info:     p.TypesInfo,
 		SSA:      sp,
 		Matched:  matched,
-		Standard: p.Module == nil && isStdPath(p.PkgPath),
+		Standard: p.Module == nil && IsStdPath(p.PkgPath),
 	}
 	if len(p.GoFiles) > 0 {
 		pkg.Dir = filepath.Dir(p.GoFiles[0])
@@ -456,7 +456,7 @@ func directImports(dir string, buildFlags, patterns []string, std bool) ([]strin
 			if have[path] || seen[path] || path == "C" || path == "unsafe" {
 				continue
 			}
-			if ip.Module == nil && isStdPath(path) && !std {
+			if ip.Module == nil && IsStdPath(path) && !std {
 				continue
 			}
 			seen[path] = true
@@ -521,7 +521,10 @@ func mainModule(dir string, pkgs []*packages.Package) *packages.Module {
 	return best
 }
 
-func isStdPath(path string) bool {
+// IsStdPath reports whether an import path names a package of the
+// standard library: its first element has no dot, as the go command
+// decides.
+func IsStdPath(path string) bool {
 	first := path
 	if i := strings.IndexByte(path, '/'); i >= 0 {
 		first = path[:i]

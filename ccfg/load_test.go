@@ -92,3 +92,15 @@ func TestRelFile(t *testing.T) {
 		assert.Equal(t, "net/url/"+filepath.Base(f), prog.RelFile(f))
 	}
 }
+
+func TestIsStdPath(t *testing.T) {
+	for path, want := range map[string]bool{
+		"strconv":                true,
+		"net/url":                true,
+		"internal/bytealg":       true,
+		"example.com/shop":       false,
+		"github.com/x/y/strconv": false,
+	} {
+		assert.Equal(t, want, IsStdPath(path), path)
+	}
+}

@@ -11,15 +11,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cling-go/cling/ccfg"
 	"github.com/cling-go/cling/internal/proc"
 )
-
-// IsStd reports whether path names a package of the standard library:
-// its first element has no dot, as the go command decides for imports.
-func IsStd(path string) bool {
-	first, _, _ := strings.Cut(path, "/")
-	return !strings.Contains(first, ".")
-}
 
 // RuntimeDeps maps each standard-library package the probe runtime
 // imports, directly or not, to the runtime's direct import through which
@@ -92,7 +86,7 @@ func runtimeImports() ([]string, error) {
 // hold probes; nil if there is none. It runs the go command in dir only
 // when one of paths is in the standard library.
 func CheckInstrumentable(ctx context.Context, dir string, paths ...string) error {
-	if !slices.ContainsFunc(paths, IsStd) {
+	if !slices.ContainsFunc(paths, ccfg.IsStdPath) {
 		return nil
 	}
 	deps, err := RuntimeDeps(ctx, dir)

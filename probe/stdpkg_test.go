@@ -8,18 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestIsStd(t *testing.T) {
-	for path, want := range map[string]bool{
-		"strconv":                true,
-		"net/url":                true,
-		"internal/bytealg":       true,
-		"example.com/shop":       false,
-		"github.com/x/y/strconv": false,
-	} {
-		assert.Equal(t, want, IsStd(path), path)
-	}
-}
-
 func TestCheckInstrumentable(t *testing.T) {
 	cases := []struct {
 		paths []string

@@ -1565,9 +1565,7 @@ func printfLike(fn *types.Func) bool {
 }
 
 // isStandard reports whether path is a standard-library package.
-func isStandard(path string) bool {
-	return !strings.Contains(strings.Split(path, "/")[0], ".")
-}
+func isStandard(path string) bool { return ccfg.IsStdPath(path) }
 
 // safeStandard are the standard-library packages whose functions a test
 // may call to build values: pure computations. Packages that touch files,

@@ -151,7 +151,7 @@ type Config struct {
 	// instead of the process.
 	InterceptGoPanics func(hook func(v any))
 	// BoundStack makes a goroutine of R or E that recurses past a number
-	// of frames call a hook, which says whether it unwinds (panics) or
+	// of frames call a hook, which says whether it ends (runtime.Goexit) or
 	// blocks for ever (see rt.BoundStack): a runaway recursion ends its
 	// test, not the process.
 	BoundStack func(frames int, hook func() (unwind bool))
