@@ -203,6 +203,18 @@ const (
 	stuckGrace   = 2 * time.Second
 )
 
+// replyWithin is how long a worker may stay silent, running a test of
+// req, before it is taken for stuck: the timeout, or, for a request that
+// waits on cuts, as long as a loop on its way to the step bound may run
+// past it (hrt.MaxOvertime timeouts), plus a grace.
+func (x *Executor) replyWithin(req request) time.Duration {
+	limit := x.opts.Timeout
+	if req.waitOnCut {
+		limit *= hrt.MaxOvertime
+	}
+	return limit + flushEvery + stuckGrace
+}
+
 // pieceSize returns how many tests a worker takes at a time from a batch
 // Explore runs under a time budget: enough for pieceTime of work, at most
 // a worker's whole share, chunk; x.mu is held.
@@ -761,7 +773,7 @@ func (w *worker) runOnce(ctx context.Context, tests []*testcase.Test, results []
 			continue
 		}
 		for i < len(tests) {
-			w.p.res.SetReadDeadline(time.Now().Add(x.opts.Timeout + flushEvery + stuckGrace))
+			w.p.res.SetReadDeadline(time.Now().Add(x.replyWithin(req)))
 			frame, err := readFrame(w.p.rd)
 			if err != nil {
 				stuck := errors.Is(err, os.ErrDeadlineExceeded)

@@ -80,6 +80,7 @@ func Main() {
 		InterceptGoPanics: rt.InterceptGoPanics,
 		BoundStack:     rt.BoundStack,
 		BoundSteps:     rt.BoundSteps,
+		StepsTaken:     rt.StepsTaken,
 		Abandon:        rt.Abandon,
 		Resume:         rt.Resume,
 		Packages:       []string{%s},

@@ -161,6 +161,11 @@ type Config struct {
 	// a loop that never ends is a hang once it took that many, however
 	// fast the machine is.
 	BoundSteps func(steps uint64, hook func() (unwind bool))
+	// StepsTaken reports the branch outcomes the current test took so
+	// far, as BoundSteps counts them (rt.StepsTaken): at the timeout, a
+	// test whose count grows fast enough is a loop on its way to the step
+	// bound, which decides, not the machine's speed (see MaxOvertime).
+	StepsTaken func() uint64
 	// Abandon makes every goroutine that reaches a probe end, until
 	// Resume: the goroutines of a test that ran past its limit stop there.
 	Abandon, Resume func()
@@ -247,6 +252,9 @@ const (
 	// does not make the timeout come first; tests of ordinary code stay
 	// far below it.
 	stepsPerSecond = 1 << 23
+	// overtimeLooks is how many looks at the steps of a test past its
+	// timeout the watchdog takes per timeout (see MaxOvertime).
+	overtimeLooks = 4
 	// firstPoll is when the watchdog first looks whether a test that has
 	// not ended is blocked for ever; it looks again at pollFactor times
 	// the time since the start, and so on. Each look is a goroutine dump.
@@ -687,6 +695,31 @@ func (s *server) stackOverflowed() (unwind bool) {
 	return s.stopGoroutine(exitRequest{overflow: true})
 }
 
+// MaxOvertime bounds how long, in timeouts, a request that waits on cuts
+// waits for a test still stepping towards the step bound at its timeout:
+// on a machine so loaded that the loop did not get there in time, the
+// test still ends at the bound, as it would on an idle one, and not at
+// the timeout. The bound comes at about a seventh of the timeout on an
+// idle machine, so a loop of R or E slowed down up to some 60 times still
+// ends there. A loop that steps slower than that, because each round
+// spends its time outside R and E, hangs at the timeout as before.
+const MaxOvertime = 8
+
+// stepping reports whether the current test, elapsed into its run, took
+// more steps than *seen, its count at the last look, at a pace that
+// reaches the step bound within MaxOvertime timeouts; it records the
+// count.
+func (s *server) stepping(seen *uint64, elapsed time.Duration) bool {
+	if s.cfg.BoundSteps == nil || s.cfg.StepsTaken == nil {
+		return false
+	}
+	n := s.cfg.StepsTaken()
+	more := n > *seen
+	*seen = n
+	pace := float64(n) / elapsed.Seconds()
+	return more && pace*(MaxOvertime*s.boundFor).Seconds() >= float64(s.steps())
+}
+
 // StepBoundMessage starts the message of a test that ran past the step
 // bound.
 const StepBoundMessage = "ran past the step bound"
@@ -829,6 +862,9 @@ func (s *server) run(t *test, flags byte, lim limits) *result {
 	created := s.goroutinesCreated()
 	go testBody(s.cfg, t, observe, res, done)
 	poll := firstPoll
+	// stepsSeen is the test's count of step blocks at the last look past
+	// the timeout.
+	stepsSeen := uint64(0)
 	s.timer.Reset(min(cpuFirst, limit))
 	var ex exitRequest
 	exited, finished := false, false
@@ -907,6 +943,11 @@ wait:
 				continue
 			case elapsed < timeout:
 				res.status = statusCut
+			case flags&reqWaitOnCut != 0 && elapsed < MaxOvertime*timeout && s.stepping(&stepsSeen, elapsed):
+				// A loop of R or E on its way to the step bound.
+				limit = elapsed + timeout/overtimeLooks
+				s.timer.Reset(timeout / overtimeLooks)
+				continue
 			default:
 				res.status = statusHang
 			}

@@ -62,7 +62,7 @@ func setupCounts(t *Table) {
 func resetCounts() {
 	clear(outcomeCounts)
 	clear(callCounts)
-	stepBlocks = 0
+	stepBlocks.Store(0)
 }
 
 // count records that outcome o was taken, and every StepBlock times

@@ -2,7 +2,10 @@
 
 package rt
 
-import "errors"
+import (
+	"errors"
+	"sync/atomic"
+)
 
 // Loops that never end. A test that hangs in a loop of R or E is told
 // apart from a slow one by a wall-clock timeout, and whether a test near
@@ -21,10 +24,12 @@ var (
 	// ones, so that a look (which then returns at once) is taken only
 	// when a count wraps around.
 	stepMask uint32 = ^uint32(0)
-	// stepBlocks counts the looks in the current test; stepLimit is the
-	// bound (0: none); stepHook is told about a goroutine past it.
-	stepBlocks, stepLimit uint32
-	stepHook              func() bool
+	// stepBlocks counts the looks in the current test (read by the
+	// executor's watchdog as the test runs); stepLimit is the bound (0:
+	// none); stepHook is told about a goroutine past it.
+	stepBlocks atomic.Uint32
+	stepLimit  uint32
+	stepHook   func() bool
 )
 
 // ErrStepBound is the panic that unwinds a goroutine past the step bound
@@ -59,8 +64,7 @@ func stepped() {
 	if stepLimit == 0 {
 		return
 	}
-	stepBlocks++
-	if stepBlocks < stepLimit {
+	if stepBlocks.Add(1) < stepLimit {
 		return
 	}
 	if stepHook() {
@@ -68,3 +72,10 @@ func stepped() {
 	}
 	select {}
 }
+
+// StepsTaken is how many branch outcomes the current test took so far,
+// as BoundSteps counts them: whole blocks of StepBlock, and only while
+// the steps are bounded. The executor reads it while the test runs, to
+// tell a loop of R or E on its way to the bound from a test stuck
+// elsewhere.
+func StepsTaken() uint64 { return uint64(stepBlocks.Load()) * StepBlock }

@@ -27,7 +27,7 @@ func TestBoundSteps(t *testing.T) {
 	take(0, 2*StepBlock)
 	take(1, StepBlock-1)
 	take(2, StepBlock-1)
-	assert.Equal(t, uint32(2), stepBlocks, "outcomes short of a block add nothing")
+	assert.Equal(t, uint64(2*StepBlock), StepsTaken(), "outcomes short of a block add nothing")
 	assert.Zero(t, hooked)
 	var recovered any
 	func() {
@@ -38,7 +38,7 @@ func TestBoundSteps(t *testing.T) {
 	assert.Equal(t, 1, hooked)
 
 	resetCounts()
-	assert.Zero(t, stepBlocks)
+	assert.Zero(t, StepsTaken())
 	take(0, 2*StepBlock)
 	assert.Equal(t, 1, hooked, "a new test starts from no steps")
 
@@ -57,6 +57,6 @@ func TestNoStepBound(t *testing.T) {
 	outcomeCounts = make([]uint32, 1)
 	resetCounts()
 	take(0, 3*StepBlock)
-	assert.Zero(t, stepBlocks)
+	assert.Zero(t, StepsTaken())
 	assert.Equal(t, uint32(3*StepBlock), outcomeCounts[0])
 }

@@ -129,7 +129,7 @@ func AppendTrace(buf []byte) []byte {
 		buf = binary.AppendUvarint(buf, uint64(g))
 	}
 	c := currentCost()
-	for _, v := range [...]uint64{c.Loops, c.Calls, c.Allocs, c.Stmts, uint64(stepBlocks)} {
+	for _, v := range [...]uint64{c.Loops, c.Calls, c.Allocs, c.Stmts, uint64(stepBlocks.Load())} {
 		buf = binary.AppendUvarint(buf, v)
 	}
 	if extras != 0 {
