@@ -170,6 +170,29 @@ type Report struct {
 	// passed verification (the command then exits with status 1); the
 	// rest of the report still says what the search did.
 	Error string `json:"error,omitempty"`
+	// Stages is the wall time of each stage of the run.
+	Stages Stages `json:"stages"`
+}
+
+// Stages is the wall time, in seconds, of each stage of a generation
+// run, so that a slow run says where its time went.
+type Stages struct {
+	// Prepare checks the pair, builds the cluster, instruments the
+	// packages and builds the executor.
+	Prepare float64 `json:"prepare"`
+	// Search is the search itself (Report.SearchSeconds, counted from
+	// the executor's first use).
+	Search float64 `json:"search"`
+	// Finish minimises, observes, names and verifies the kept tests
+	// (go test builds and runs of the file).
+	Finish float64 `json:"finish"`
+	// Faults confirms the fault candidates in fresh processes and
+	// verifies their reproducers.
+	Faults float64 `json:"faults"`
+	// Cost measures the written suite's run time (Config.CostRuns).
+	Cost float64 `json:"cost"`
+	// Criteria measures every criterion's coverage by the written tests.
+	Criteria float64 `json:"criteria"`
 }
 
 // SuiteCost is what the written suite costs to run: the totals of its
@@ -239,6 +262,7 @@ type Job struct {
 	j       *job
 	archive *mosa.Archive
 	stats   *mosa.Stats
+	stages  Stages
 }
 
 // Prepare checks the pair and the output file, builds the cluster, the
@@ -248,21 +272,27 @@ func Prepare(ctx context.Context, a *couple.Analysis, cfg Config) (*Job, error) 
 	if cfg.FaultsOnly {
 		cfg.Faults = true
 	}
+	start := time.Now()
 	j, err := prepare(ctx, a, cfg)
 	if err != nil {
 		return nil, err
 	}
-	return &Job{j: j}, nil
+	return &Job{j: j, stages: Stages{Prepare: since(start)}}, nil
 }
+
+// since is the time since start in seconds.
+func since(start time.Time) float64 { return time.Since(start).Seconds() }
 
 // Search runs the search within the budget and keeps its archive for
 // Finish.
 func (g *Job) Search(ctx context.Context) error {
+	start := time.Now()
 	archive, stats, err := g.j.search(ctx)
 	if err != nil {
 		return err
 	}
 	g.archive, g.stats = archive, stats
+	g.stages.Search = since(start)
 	return nil
 }
 
@@ -273,17 +303,22 @@ func (g *Job) Finish(ctx context.Context) (*Report, error) {
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
+	start := time.Now()
 	if !cfg.FaultsOnly {
 		if err := j.finish(ctx, archive); err != nil {
 			return nil, err
 		}
 	}
+	g.stages.Finish = since(start)
+	start = time.Now()
 	if j.col != nil {
 		if err := j.findFaults(ctx); err != nil {
 			return nil, err
 		}
 	}
+	g.stages.Faults = since(start)
 	rep := j.report(g.stats)
+	rep.Stages = g.stages
 	for _, t := range archive.Tests() {
 		for _, goal := range t.Goals {
 			if j.set == nil || j.set.CBC(goal) {
@@ -292,6 +327,7 @@ func (g *Job) Finish(ctx context.Context) (*Report, error) {
 		}
 	}
 	var err error
+	start = time.Now()
 	if cfg.CostRuns > 0 && len(j.final) > 0 {
 		rep.SuiteCost.Measured, err = j.measure(ctx, cfg.CostRuns)
 		if ctx.Err() != nil {
@@ -301,6 +337,7 @@ func (g *Job) Finish(ctx context.Context) (*Report, error) {
 			rep.SuiteCost.MeasureError = err.Error()
 		}
 	}
+	rep.Stages.Cost = since(start)
 	if len(j.final) == 0 && !cfg.FaultsOnly {
 		rep.TestFile = "" // nothing is written
 		if j.set != nil {
@@ -320,9 +357,11 @@ func (g *Job) Finish(ctx context.Context) (*Report, error) {
 	}
 	if !cfg.FaultsOnly {
 		// The criteria's coverage is that of the written tests.
+		start = time.Now()
 		if rep.Criteria, err = j.measureCriteria(ctx); err != nil {
 			return nil, err
 		}
+		rep.Stages.Criteria = since(start)
 	}
 	return rep, nil
 }

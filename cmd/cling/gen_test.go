@@ -44,6 +44,7 @@ type genJSON struct {
 		Environment string `json:"environment"`
 		PlainReason string `json:"plainReason"`
 	} `json:"executor"`
+	Stages gen.Stages `json:"stages"`
 }
 
 type skippedJSON struct {
@@ -138,6 +139,11 @@ func TestGenEndToEnd(t *testing.T) {
 			assert.GreaterOrEqual(t, rep.Covered, tc.minCovered)
 			assert.Positive(t, rep.Tests)
 			assert.Equal(t, "testing", rep.Assertions, "the fixtures do not require testify")
+			// Every stage takes time: cost and criteria run go test.
+			st := rep.Stages
+			for name, s := range map[string]float64{"prepare": st.Prepare, "search": st.Search, "finish": st.Finish, "cost": st.Cost, "criteria": st.Criteria} {
+				assert.Positive(t, s, name)
+			}
 			changed := fstree.Diff(before, fixture.Snapshot(t, dir))
 			want := []string{tc.file}
 			// A fault the search ran into (a nil Car in a Person literal,
