@@ -120,7 +120,11 @@ func Classify(r harness.Result) (Class, Kind) {
 		}
 		return Explicit, ExplicitPanic
 	case harness.TimedOut:
-		if strings.HasPrefix(r.Message, "blocked for ever") {
+		// Blocked for ever on a nil channel or in select{} is a deadlock;
+		// on a channel or a lock nothing can reach any more (the
+		// garbage collector found the goroutine leaked), as good as a
+		// hang: the operation waits for what never comes.
+		if strings.HasPrefix(r.Message, "blocked for ever") && !strings.HasSuffix(r.Message, "(leaked)") {
 			return Candidate, Deadlock
 		}
 		return Candidate, Hang

@@ -36,6 +36,7 @@ func TestClassify(t *testing.T) {
 		{"explicit and leak at the search's grace", harness.Result{Status: harness.Panicked, Leak: "example.com/m/p.F.func1 /m/p/p.go:3\n", LeakCut: true}, fault.Slow, fault.Leak},
 		{"hang", harness.Result{Status: harness.TimedOut, Message: "running"}, fault.Candidate, fault.Hang},
 		{"blocked", harness.Result{Status: harness.TimedOut, Message: "blocked for ever: select (no cases)"}, fault.Candidate, fault.Deadlock},
+		{"blocked on a channel nothing reaches", harness.Result{Status: harness.TimedOut, Message: "blocked for ever: chan receive (leaked)"}, fault.Candidate, fault.Hang},
 		{"cut", harness.Result{Status: harness.Cut, Message: "running"}, fault.Slow, fault.Hang},
 		{"stack overflow", harness.Result{Status: harness.Crashed, Message: "fatal error: stack overflow"}, fault.Candidate, fault.StackOverflow},
 		{"map writes", harness.Result{Status: harness.Crashed, Message: "fatal error: concurrent map writes"}, fault.Candidate, fault.ConcurrentMap},

@@ -124,7 +124,8 @@ func Build(ctx context.Context, sess *probe.Session, c *testcase.Cluster, opts B
 	if err != nil {
 		return nil, err
 	}
-	key, err := buildKey(ctx, sess, overlay, replaced, a.Caller.Pkg.Path, opts)
+	env := leakProfileEnv(ctx, a.Prog.Dir)
+	key, err := buildKey(ctx, sess, overlay, replaced, a.Caller.Pkg.Path, env, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +153,7 @@ func Build(ctx context.Context, sess *probe.Session, c *testcase.Cluster, opts B
 			Env:         []string{envExecutor + "=1"},
 			Environment: TestBinary,
 		}
-		reason, err = buildTestBinary(ctx, sess, overlay, tmp, test.Path, opts)
+		reason, err = buildTestBinary(ctx, sess, overlay, tmp, test.Path, env, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -177,7 +178,7 @@ func Build(ctx context.Context, sess *probe.Session, c *testcase.Cluster, opts B
 	if _, err := os.Stat(plain.Path); err == nil {
 		return plain, nil
 	}
-	if err := buildPlain(ctx, sess, overlay, tmp, execImport+"/main", opts.Tags); err != nil {
+	if err := buildPlain(ctx, sess, overlay, tmp, execImport+"/main", env, opts.Tags); err != nil {
 		return nil, err
 	}
 	if err := moveFile(tmp, plain.Path); err != nil {
@@ -198,7 +199,7 @@ const (
 // bin, unless it is there already. It returns why the binary cannot be
 // built ("" if it can): the test files do not build with the instrumented
 // packages. That reason is cached next to bin too.
-func buildTestBinary(ctx context.Context, sess *probe.Session, overlay, tmp, bin string, opts BuildOptions) (string, error) {
+func buildTestBinary(ctx context.Context, sess *probe.Session, overlay, tmp, bin string, env []string, opts BuildOptions) (string, error) {
 	if _, err := os.Stat(bin); err == nil {
 		return "", nil
 	}
@@ -207,7 +208,7 @@ func buildTestBinary(ctx context.Context, sess *probe.Session, overlay, tmp, bin
 		return string(b), nil
 	}
 	a := sess.Plan.A
-	output, err := gotest.Build(ctx, gotest.BuildOptions{Dir: a.Prog.Dir, Package: a.Caller.Pkg.Path, Binary: tmp, Overlay: overlay, Tags: opts.Tags})
+	output, err := gotest.Build(ctx, gotest.BuildOptions{Dir: a.Prog.Dir, Package: a.Caller.Pkg.Path, Binary: tmp, Overlay: overlay, Tags: opts.Tags, Env: env})
 	if ctx.Err() != nil {
 		return "", ctx.Err()
 	}
@@ -223,7 +224,7 @@ func buildTestBinary(ctx context.Context, sess *probe.Session, overlay, tmp, bin
 }
 
 // buildPlain builds the plain executor's main package into out.
-func buildPlain(ctx context.Context, sess *probe.Session, overlay, out, pkg string, tags []string) error {
+func buildPlain(ctx context.Context, sess *probe.Session, overlay, out, pkg string, env, tags []string) error {
 	args := []string{"build", "-overlay", overlay, "-o", out}
 	if len(tags) > 0 {
 		args = append(args, "-tags="+strings.Join(tags, ","))
@@ -231,6 +232,9 @@ func buildPlain(ctx context.Context, sess *probe.Session, overlay, out, pkg stri
 	args = append(args, pkg)
 	cmd := proc.Command(ctx, "go", args...)
 	cmd.Dir = sess.Plan.A.Prog.Dir
+	if len(env) > 0 {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
@@ -351,9 +355,9 @@ func pruneCache(cache string, keep int, age time.Duration) {
 // non-standard packages the caller's test binary depends on (the caller's
 // test files and the executor included; the plain executor depends on a
 // subset of them).
-func buildKey(ctx context.Context, sess *probe.Session, overlay string, replaced map[string]string, pkg string, opts BuildOptions) (string, error) {
+func buildKey(ctx context.Context, sess *probe.Session, overlay string, replaced map[string]string, pkg string, env []string, opts BuildOptions) (string, error) {
 	h := sha256.New()
-	fmt.Fprintln(h, runtime.Version(), strings.Join(opts.Tags, ","))
+	fmt.Fprintln(h, runtime.Version(), strings.Join(opts.Tags, ","), env, os.Getenv("GOEXPERIMENT"), os.Getenv("GOFLAGS"))
 	if out, err := exec.Command("go", "version").Output(); err == nil {
 		h.Write(out)
 	}
@@ -436,4 +440,37 @@ func moveFile(src, dst string) error {
 		return err
 	}
 	return os.Rename(tmp, dst)
+}
+
+// leakExperiment is the Go experiment that gives the runtime its goroutine
+// leak profile (Go 1.26 and later): the executor's watchdog has the
+// garbage collector find goroutines blocked where nothing can wake them
+// (see hrt's findLeaks).
+const leakExperiment = "goroutineleakprofile"
+
+// leakProfileEnv returns the environment the executor is built with so
+// that its runtime has the leak profile: GOEXPERIMENT with leakExperiment
+// added to the experiments the environment sets already, if the go
+// command in dir knows it; nil otherwise (an older Go: the executor is
+// built as before, and leftover goroutines that may still run retire
+// their worker). Setting CLING_LEAK_PROFILE=off leaves it out.
+func leakProfileEnv(ctx context.Context, dir string) []string {
+	if os.Getenv("CLING_LEAK_PROFILE") == "off" {
+		return nil
+	}
+	exps := leakExperiment
+	if cur := os.Getenv("GOEXPERIMENT"); cur != "" {
+		if slices.Contains(strings.Split(cur, ","), leakExperiment) {
+			return nil // set already
+		}
+		exps = cur + "," + leakExperiment
+	}
+	env := []string{"GOEXPERIMENT=" + exps}
+	cmd := proc.Command(ctx, "go", "env", "GOEXPERIMENT")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	if cmd.Run() != nil {
+		return nil // unknown to this go command
+	}
+	return env
 }

@@ -119,10 +119,11 @@ func TestSurvivesMisbehaviour(t *testing.T) {
 		{"race", 5, []harness.Status{harness.Crashed, harness.TimedOut}, "", "", -1},
 		// A runaway recursion stops at the stack bound: a crash the worker
 		// survives. In a goroutine of its own, that goroutine blocks for
-		// ever, and the test's, which waits for it, makes the worker
-		// retire.
+		// ever, and so does the test's, which waits for it on a channel
+		// nothing else can reach: the garbage collector finds it leaked,
+		// and the worker goes on.
 		{"recurse", 9, []harness.Status{harness.Crashed}, harness.StackOverflow, "callee.Recurse", 2},
-		{"recurse-go", 9, []harness.Status{harness.Crashed}, harness.StackOverflow, "callee.Recurse", 3},
+		{"recurse-go", 9, []harness.Status{harness.Crashed}, harness.StackOverflow, "callee.Recurse", 2},
 		{"leak", 1100, []harness.Status{harness.Passed}, "", "", 3},
 		{"hoard", 10, []harness.Status{harness.Passed}, "", "", 3},
 		// Slow only the first time: the retry passes.
@@ -731,4 +732,26 @@ func TestWorkerCPUProfile(t *testing.T) {
 		require.NoError(t, err)
 		assert.Positive(t, info.Size(), "the first second's profile of %s is complete", f)
 	}
+}
+
+// The garbage collector tells a goroutine that nothing can wake (Go's
+// goroutine leak profile, built into the executor): a test blocked on a
+// channel it made and gave to no one is a hang known as blocked for ever,
+// without waiting for the timeout, and a goroutine a test leaves waiting
+// on such a channel is a leak that costs the worker nothing: it is
+// parked, and the next test runs in the same process.
+func TestLeakedGoroutinesFoundByTheCollector(t *testing.T) {
+	v := setup(t, "hostile", "./caller", "./callee")
+	x := harness.NewExecutor(v.exe, harness.Options{Workers: 1, Timeout: 10 * time.Second, Reproducible: true, Dir: t.TempDir(), Ops: len(v.c.Ops)})
+	t.Cleanup(x.Close)
+	tests := []*testcase.Test{hostileTest(t, v.c, 11, 5), hostileTest(t, v.c, 12, 5), hostileTest(t, v.c, 0, 5)}
+	res, err := x.Run(context.Background(), tests, false)
+	require.NoError(t, err)
+	assert.Equal(t, []harness.Status{harness.TimedOut, harness.Passed, harness.Passed}, []harness.Status{res[0].Status, res[1].Status, res[2].Status})
+	assert.Equal(t, "blocked for ever: chan receive (leaked)", res[0].Message)
+	assert.True(t, strings.HasSuffix(res[0].Frame, "callee.await"), res[0].Frame)
+	assert.Contains(t, res[1].Leak, "callee.abandon.func1")
+	assert.Empty(t, res[2].Leak)
+	st := x.Stats()
+	assert.Equal(t, []int{1, 0, 1}, []int{st.Hangs, st.Retirements, st.WorkerStarts - 1}, "hangs, retirements, spares started")
 }

@@ -174,8 +174,8 @@ func TestGenEndToEnd(t *testing.T) {
 // exits, hangs or crashes. The executor counts what happened; with an
 // evaluation budget nothing is cut short at the adaptive limit of time,
 // only at the step cut: the loop is cut there during the search, and ends
-// at the step bound when its hang is confirmed. The loop and the select{}
-// are faults, with reproducers.
+// at the step bound when its hang is confirmed. The loop, the select{}
+// and the wait on a channel no one else has are faults, with reproducers.
 func TestGenOnHostileCode(t *testing.T) {
 	dir := fixture.Copy(t, "hostile")
 	before := fixture.Snapshot(t, dir)
@@ -205,12 +205,17 @@ func TestGenOnHostileCode(t *testing.T) {
 	assert.Positive(t, rep.Executor.StackOverflows, "the recursion stops at the stack bound")
 	assert.Positive(t, rep.Executor.Cuts, "the spin is cut at the step cut")
 	assert.Equal(t, rep.Executor.Cuts, rep.Executor.StepCuts, "no cut at a time")
-	kinds := map[string]string{}
+	kinds := map[string][]string{}
 	for _, f := range rep.Faults {
-		kinds[f.Kind] = f.Func
+		kinds[f.Kind] = append(kinds[f.Kind], f.Func+": "+f.Message)
 	}
-	assert.Equal(t, "callee.spin", kinds["hang"])
-	assert.Equal(t, "callee.Step", kinds["all goroutines asleep"])
+	// The wait for a reply on a channel no one else has is a hang as
+	// soon as the garbage collector finds the goroutine leaked.
+	assert.Equal(t, []string{
+		"callee.await: blocked for ever: chan receive (leaked)",
+		"callee.spin: ran past the step bound (1677721 branch outcomes of the caller and callee in one test)",
+	}, kinds["hang"])
+	assert.Equal(t, []string{"callee.Step: blocked for ever: select (no cases)"}, kinds["all goroutines asleep"])
 	assert.Equal(t, []string{"caller/cling_callee_faults_test.go", "caller/cling_callee_test.go"}, fstree.Diff(before, fixture.Snapshot(t, dir)))
 	goTest(t, dir, "./caller")
 }

@@ -379,6 +379,10 @@ type server struct {
 	// they are blocked as long as the worker serves, and are not the
 	// tests'.
 	framework map[int]bool
+	// leaks is the runtime's goroutine leak profile, nil unless the
+	// executor was built with GOEXPERIMENT=goroutineleakprofile (see
+	// findLeaks).
+	leaks *pprof.Profile
 	// tests counts the tests run, which label their goroutines.
 	tests int
 	// profile is the buffer of goroutine profiles (see leakedStack).
@@ -427,6 +431,7 @@ func newServer(cfg Config) *server {
 		testBody:    runtime.FuncForPC(reflect.ValueOf(testBody).Pointer()).Name(),
 		parked:      map[int]bool{},
 		stopProfile: func() {},
+		leaks:       pprof.Lookup("goroutineleak"),
 	}
 	s.framework = s.frameworkGoroutines()
 	stopTimer(s.timer)
@@ -602,8 +607,7 @@ type result struct {
 	// label marks the goroutines the test starts (pprof labels are
 	// inherited), so that a leak is told apart from earlier tests'
 	// leftovers.
-	label  string
-	values []any
+	label string
 	// dirs are the directories TempPath made for the test, removed when
 	// it ends.
 	dirs []string
@@ -640,14 +644,14 @@ type result struct {
 	stopped *exitRequest
 }
 
-// describeEnd observes value slot i at the end of the test (or for a
-// snapshot): what a decode target points to, the fields of another
-// value's struct.
-func (res *result) describeEnd(stmt, result, i int, isErr bool) []observation {
+// describeEnd observes value slot i of the test's values at the end of
+// the test (or for a snapshot): what a decode target points to, the
+// fields of another value's struct.
+func (res *result) describeEnd(values []any, stmt, result, i int, isErr bool) []observation {
 	if res.targets[i] {
-		return describePointee(stmt, result, res.values[i])
+		return describePointee(stmt, result, values[i])
 	}
-	return describe(stmt, result, res.values[i], isErr, true)
+	return describe(stmt, result, values[i], isErr, true)
 }
 
 // exitRequested is the hook of intercepted exits: it runs on the goroutine
@@ -837,7 +841,7 @@ func (s *server) run(t *test, flags byte, lim limits) *result {
 	timeout := lim.timeout
 	observe := flags&reqObserve != 0
 	s.tests++
-	res := &result{values: make([]any, t.slots), label: strconv.Itoa(s.tests), stmts: len(t.stmts)}
+	res := &result{label: strconv.Itoa(s.tests), stmts: len(t.stmts)}
 	defer res.removeDirs()
 	s.cfg.Reset()
 	select {
@@ -868,6 +872,22 @@ func (s *server) run(t *test, flags byte, lim limits) *result {
 	s.timer.Reset(min(cpuFirst, limit))
 	var ex exitRequest
 	exited, finished := false, false
+	// takeExit takes an exit a goroutine of the test asked for, if there
+	// is one: it decides how the test ended, before a goroutine it left
+	// blocked (one stopped at the stack bound, whose test waits for it)
+	// makes the test look blocked for ever. The request may come while the
+	// watchdog looks: as the timer fires, or during the garbage collection
+	// that finds the test's goroutine leaked.
+	takeExit := func() bool {
+		select {
+		case ex = <-s.exits:
+			stopTimer(s.timer)
+			exited = true
+			return true
+		default:
+			return false
+		}
+	}
 	// ended reports whether the test's goroutine has ended, and takes an
 	// exit a goroutine of the test requested before.
 	ended := func() bool {
@@ -896,6 +916,9 @@ wait:
 			exited = true
 			break wait
 		case <-s.timer.C:
+			if takeExit() {
+				break wait
+			}
 			elapsed := time.Since(start)
 			// used is the CPU time the worker used since the first look.
 			used := time.Duration(0)
@@ -908,7 +931,10 @@ wait:
 				if elapsed >= poll {
 					// A poll: a test whose goroutines are all blocked for
 					// ever is a hang, known as such without waiting.
-					if st := s.inspect(); st.forever && st.testID >= 0 {
+					if st := s.inspectRunning(elapsed); st.forever && st.testID >= 0 {
+						if takeExit() {
+							break wait
+						}
 						res.stmt = int(res.done.Load())
 						res.status, res.frame, res.stack = statusHang, st.testFrame, st.testStack
 						res.message = blockedForEver + st.testState
@@ -924,12 +950,15 @@ wait:
 				s.timer.Reset(next - elapsed)
 				continue
 			}
-			st := s.inspect()
+			st := s.inspectRunning(elapsed)
 			if st.testID < 0 && ended() {
 				break wait // just now
 			}
 			res.stmt = int(res.done.Load())
 			res.message, res.frame, res.stack = st.testState, st.testFrame, st.testStack
+			if st.forever && takeExit() {
+				break wait
+			}
 			switch {
 			case st.forever && st.testID >= 0:
 				res.status = statusHang
@@ -1122,7 +1151,11 @@ func (s *server) stopLeftovers(want int, testDone chan struct{}, grace time.Dura
 	if stopped() {
 		return false
 	}
-	if st := s.inspect(); st.forever {
+	st := s.inspect()
+	if !st.forever && s.findLeaks() {
+		st = s.inspect()
+	}
+	if st.forever {
 		s.park(st.testID)
 		return false
 	}
@@ -1172,18 +1205,23 @@ func goroutineID() int {
 }
 
 // testBody runs a test's statements; it is the body of the test's
-// goroutine, whose end it signals by closing done.
+// goroutine, whose end it signals by closing done. The values the
+// statements make live in this goroutine only, not in res, which the
+// watchdog holds: a channel the test made and blocks on is then
+// unreachable from any goroutine that can run, and the garbage collector
+// can prove the test blocked for ever (see findLeaks).
 func testBody(cfg Config, t *test, observe bool, res *result, done chan struct{}) {
 	defer close(done)
 	// The goroutines the test starts inherit the label.
 	pprof.SetGoroutineLabels(pprof.WithLabels(context.Background(), pprof.Labels(testLabel, res.label)))
-	runStatements(cfg, t, observe, res)
+	values := make([]any, t.slots)
+	runStatements(cfg, t, observe, res, values)
 	if observe {
 		// What the test asserts at its end, it asserts before the
 		// releases its defers make.
-		res.endObs = observeEnd(cfg, t, res)
+		res.endObs = observeEnd(cfg, t, res, values)
 	}
-	release(cfg, t, observe, res)
+	release(cfg, t, observe, res, values)
 }
 
 // release calls the release methods (Op.Releases) of the values the
@@ -1192,7 +1230,7 @@ func testBody(cfg Config, t *test, observe bool, res *result, done chan struct{}
 // that returns its receiver). A release that panics is left out of the
 // written test, which would fail by it; with observe, the others are
 // observed as obsReleased.
-func release(cfg Config, t *test, observe bool, res *result) {
+func release(cfg Config, t *test, observe bool, res *result, values []any) {
 	var released map[any]bool
 	for i := int(res.done.Load()) - 1; i >= 0; i-- {
 		s := t.stmts[i]
@@ -1201,7 +1239,7 @@ func release(cfg Config, t *test, observe bool, res *result) {
 			if op.Releases[r] == "" {
 				continue
 			}
-			v := res.values[s.base+r]
+			v := values[s.base+r]
 			if v != nil && reflect.TypeOf(v).Comparable() {
 				if released[v] {
 					continue
@@ -1252,7 +1290,7 @@ func releaseValue(v any, name string) (released bool) {
 // runStatements runs the test's statements, recording in res the values
 // they make and, when one panics or calls runtime.Goexit, how the test
 // ended.
-func runStatements(cfg Config, t *test, observe bool, res *result) {
+func runStatements(cfg Config, t *test, observe bool, res *result, values []any) {
 	defer func() {
 		n := int(res.done.Load())
 		if p := recover(); p != nil {
@@ -1273,25 +1311,25 @@ func runStatements(cfg Config, t *test, observe bool, res *result) {
 	for i, s := range t.stmts {
 		op := cfg.Ops[s.op]
 		if op.Prim != nil {
-			res.values[s.base] = op.Prim(s.value)
+			values[s.base] = op.Prim(s.value)
 		} else if op.Func != nil {
-			res.values[s.base] = op.Func(s.variant, s.value)
+			values[s.base] = op.Func(s.variant, s.value)
 		} else {
 			args = args[:0]
 			for _, a := range s.args {
 				if a < 0 {
 					args = append(args, nil)
 				} else {
-					args = append(args, res.values[a])
+					args = append(args, values[a])
 				}
 			}
 			outs := op.Call(args)
-			copy(res.values[s.base:s.base+op.Outputs], outs)
+			copy(values[s.base:s.base+op.Outputs], outs)
 		}
 		if observe {
 			for r := 0; r < op.Outputs; r++ {
 				isErr := r < len(op.ErrorOut) && op.ErrorOut[r]
-				res.obs = append(res.obs, describe(i, r, res.values[s.base+r], isErr, false)...)
+				res.obs = append(res.obs, describe(i, r, values[s.base+r], isErr, false)...)
 			}
 			if op.Target {
 				if res.targets == nil {
@@ -1300,7 +1338,7 @@ func runStatements(cfg Config, t *test, observe bool, res *result) {
 				res.targets[s.base] = true
 			}
 			if op.Setup {
-				res.snapshot(s, op)
+				res.snapshot(values, s, op)
 			}
 		}
 		res.done.Store(int32(i + 1))
@@ -1337,6 +1375,53 @@ type goroutineStates struct {
 // blockedForEver starts the message of a test whose goroutines are all
 // blocked for ever.
 const blockedForEver = "blocked for ever: "
+
+// leakedSuffix ends the wait reason of a goroutine the garbage collector
+// found leaked (see findLeaks): "chan receive (leaked)".
+const leakedSuffix = " (leaked)"
+
+// findLeaks has the garbage collector look for leaked goroutines, when
+// the runtime can (Go 1.26 and later, built with
+// GOEXPERIMENT=goroutineleakprofile), and reports whether it looked. A
+// goroutine blocked on a channel, a select or a lock that no goroutine
+// that can still run can reach is leaked: nothing can wake it, and from
+// then on its wait reason in a dump ends in leakedSuffix. Such a
+// goroutine is as blocked for ever as one in a select with no cases, so
+// a test it belongs to hangs without waiting for the timeout, and one it
+// outlives leaves the worker able to go on. A look is a garbage
+// collection, some milliseconds: the watchdog takes it only for a test
+// blocked in such a wait, and for goroutines a test left behind.
+func (s *server) findLeaks() bool {
+	if s.leaks == nil {
+		return false
+	}
+	s.leaks.WriteTo(io.Discard, 0)
+	return true
+}
+
+// leakLookAfter is how long a test runs before the watchdog has the
+// garbage collector look whether it is blocked for ever (see
+// inspectRunning): most tests that block on a channel for good are
+// known as hangs at the poll after it, instead of at the timeout.
+const leakLookAfter = 16 * time.Millisecond
+
+// inspectRunning inspects the goroutines of a test still running,
+// elapsed into its run. From leakLookAfter on, a test blocked where only
+// the garbage collector can tell whether anything may wake it (a channel
+// operation, a select, a lock, a WaitGroup) has it look (findLeaks), and
+// is inspected again.
+func (s *server) inspectRunning(elapsed time.Duration) goroutineStates {
+	st := s.inspect()
+	if !st.forever && st.testID >= 0 && elapsed >= leakLookAfter && leakable(st.testState) && s.findLeaks() {
+		st = s.inspect()
+	}
+	return st
+}
+
+// leakable reports whether a goroutine in wait state may be found leaked.
+func leakable(state string) bool {
+	return strings.HasPrefix(state, "chan ") || state == "select" || strings.HasPrefix(state, "sync.") || strings.HasPrefix(state, "semacquire")
+}
 
 // foreverStates are the wait reasons no event can end.
 var foreverStates = map[string]bool{
@@ -1375,7 +1460,7 @@ func (s *server) inspect() goroutineStates {
 		if i == 0 || s.framework[id] {
 			continue // the worker itself, taking the dump, or the testing package
 		}
-		if !foreverStates[state] {
+		if !foreverStates[state] && !strings.HasSuffix(state, leakedSuffix) {
 			st.forever = false
 		}
 		if strings.Contains(body, s.testBody+"(") && !s.parked[id] {
@@ -1854,12 +1939,12 @@ type observation struct {
 // snapshot records the fields of the struct values a set-up op produced,
 // and again those of its arguments that were snapshot before (a field set
 // or a set-up method may have changed them).
-func (res *result) snapshot(s stmt, op Op) {
+func (res *result) snapshot(values []any, s stmt, op Op) {
 	if res.snaps == nil {
 		res.snaps = map[int]map[observation]bool{}
 	}
 	take := func(i int) {
-		obs := res.describeEnd(0, 0, i, false)
+		obs := res.describeEnd(values, 0, 0, i, false)
 		if obs == nil {
 			return
 		}
@@ -1881,7 +1966,7 @@ func (res *result) snapshot(s stmt, op Op) {
 
 // observeEnd describes, when the test is over, what its outputs point
 // to: the text of its String method, the exported fields of a struct.
-func observeEnd(cfg Config, t *test, res *result) []observation {
+func observeEnd(cfg Config, t *test, res *result, values []any) []observation {
 	var out []observation
 	for i, s := range t.stmts {
 		if i >= int(res.done.Load()) {
@@ -1891,7 +1976,7 @@ func observeEnd(cfg Config, t *test, res *result) []observation {
 		for r := 0; r < op.Outputs; r++ {
 			isErr := r < len(op.ErrorOut) && op.ErrorOut[r]
 			snap, hasSnap := res.snaps[s.base+r]
-			for _, o := range res.describeEnd(i, r, s.base+r, isErr) {
+			for _, o := range res.describeEnd(values, i, r, s.base+r, isErr) {
 				key := o
 				key.stmt, key.result = 0, 0
 				if hasSnap && snap[key] {

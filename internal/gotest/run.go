@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"regexp"
 	"strconv"
@@ -37,6 +38,8 @@ type BuildOptions struct {
 	Tags []string
 	// Race builds with the race detector.
 	Race bool
+	// Env adds variables to the go command's environment.
+	Env []string
 }
 
 // Build compiles a test binary with go test -c, without vet, and returns
@@ -55,6 +58,9 @@ func Build(ctx context.Context, opts BuildOptions) ([]byte, error) {
 	args = append(args, opts.Package)
 	cmd := proc.Command(ctx, "go", args...)
 	cmd.Dir = opts.Dir
+	if len(opts.Env) > 0 {
+		cmd.Env = append(os.Environ(), opts.Env...)
+	}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()

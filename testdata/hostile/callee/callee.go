@@ -1,7 +1,8 @@
 // Package callee misbehaves on purpose, depending on its arguments: it
 // panics, exits through os.Exit, log.Fatal or another package's exit
-// helper, loops for ever, blocks in select{}, overflows its stack, races
-// on a map, calls runtime.Goexit or panics in a goroutine it started.
+// helper, loops for ever, blocks in select{} or on a channel nothing can
+// send to, overflows its stack, races on a map, calls runtime.Goexit,
+// panics in a goroutine it started or leaves one waiting for ever.
 // Its other inputs are ordinary work. A search that drives it must keep
 // its pace: cling's executor survives each of these without stopping.
 package callee
@@ -39,6 +40,10 @@ func Step(mode, n int) int {
 		quit.With(4)
 	case 10:
 		return worker(n)
+	case 11:
+		return await(n)
+	case 12:
+		return abandon(n)
 	}
 	if n > 100 {
 		return n - 100
@@ -94,4 +99,18 @@ func race(n int) int {
 	<-done
 	<-done
 	return len(m)
+}
+
+// await waits for a reply on a channel it made and gave to no one.
+func await(n int) int {
+	reply := make(chan int)
+	return <-reply + n
+}
+
+// abandon starts a goroutine that waits for a stop that never comes,
+// and returns.
+func abandon(n int) int {
+	stop := make(chan struct{})
+	go func() { <-stop }()
+	return n
 }
