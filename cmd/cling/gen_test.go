@@ -243,15 +243,23 @@ func TestGenDeterministic(t *testing.T) {
 	assert.Equal(t, files[0], files[2])
 }
 
-// Every algorithm writes a file that passes on personcar and shop; the
-// same seed and evaluation budget give it the same file byte for byte,
-// with one worker or two; and --json and --stats name it.
+// Every algorithm writes a file that passes on personcar, optimising
+// several criteria with smart goal selection, and on shop; the same seed
+// and evaluation budget give it the same file byte for byte, with one
+// worker or two; and --json and --stats name it.
 func TestGenEveryAlgorithm(t *testing.T) {
+	// One module of each for all the runs: each run overwrites the file
+	// of the run before, which does not feed its search (see
+	// TestGenDeterministic), and the builds of the runs after the first
+	// are cached.
+	personcar, shop := fixture.Copy(t, "personcar"), fixture.Copy(t, "shop")
+	require.NoError(t, os.Remove(filepath.Join(shop, "pricing/pricing_test.go")))
 	for _, a := range mosa.Algorithms() {
 		t.Run(a.Name, func(t *testing.T) {
-			dir := fixture.Copy(t, "personcar")
+			dir := personcar
 			stats := filepath.Join(t.TempDir(), "stats.jsonl")
-			rep := genRun(t, dir, "--caller", "./person", "--callee", "./car", "--algorithm", a.Name, "--max-evals", "500", "--stats", stats)
+			rep := genRun(t, dir, append([]string{"--caller", "./person", "--callee", "./car", "--algorithm", a.Name, "--max-evals", "500", "--stats", stats,
+				"--criteria", "cbc,line,branch,output,panic,method-no-panic,weak-mutation", "--goal-selection", "smart"}, fastGen...)...)
 			assert.Equal(t, 2, rep.Covered, "personcar's two coupled branches")
 			assert.Equal(t, a.Name, rep.Stats.Algorithm)
 			var row struct {
@@ -265,11 +273,10 @@ func TestGenEveryAlgorithm(t *testing.T) {
 			goTest(t, dir, "./person")
 
 			var files []string
+			dir = shop
 			for _, workers := range []string{"1", "2"} {
-				dir := fixture.Copy(t, "shop")
-				require.NoError(t, os.Remove(filepath.Join(dir, "pricing/pricing_test.go")))
-				rep := genRun(t, dir, "--caller", "./pricing", "--callee", "./money", "--algorithm", a.Name,
-					"--max-evals", "1500", "--seed", "5", "--workers", workers)
+				rep := genRun(t, dir, append([]string{"--caller", "./pricing", "--callee", "./money", "--algorithm", a.Name,
+					"--max-evals", "1500", "--seed", "5", "--workers", workers}, fastGen...)...)
 				assert.Positive(t, rep.Covered)
 				files = append(files, readFile(t, rep.TestFile))
 				if workers == "2" {

@@ -40,6 +40,12 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// fastGen leaves out of a gen run what a test of something else does not
+// look at: the search for faults (with the race detector's build and runs
+// in verification) and the measure of the suite's cost. The tests of
+// those run them.
+var fastGen = []string{"--faults=false", "--cost-runs", "0"}
+
 // result is the outcome of one cling run.
 type result struct {
 	stdout, stderr string
