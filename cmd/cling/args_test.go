@@ -10,6 +10,7 @@ import (
 )
 
 func TestInterspersedFlags(t *testing.T) {
+	t.Parallel()
 	app := newApp(io.Discard, io.Discard)
 	cases := []struct{ in, want string }{
 		{"cling pairs ./... --json", "cling pairs --json ./..."},
@@ -34,6 +35,7 @@ func TestInterspersedFlags(t *testing.T) {
 }
 
 func TestFlagsAfterPatterns(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Copy(t, "shop")
 	r := runCling(t, t.TempDir(), "-C", dir, "pairs", "./...", "--json", "--min-coupled", "20")
 	assert.Equal(t, 0, r.code, r.stderr)

@@ -26,6 +26,7 @@ import (
 )
 
 func TestSlow(t *testing.T) {
+	t.Parallel()
 	p := &person.Person{Car: &car.Car{FuelAmount: 30}}
 	p.DriveToHome()
 	time.Sleep(20 * time.Second)
@@ -33,6 +34,7 @@ func TestSlow(t *testing.T) {
 `
 
 func TestCBCPersonCar(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Copy(t, "personcar")
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "person", "p_test.go"), []byte(strings.Replace(slowSuite, "time.Sleep(20 * time.Second)", "_ = time.Now()", 1)), 0o644))
 	rep := cbcRun(t, dir, "--caller", "./person", "--callee", "./car")
@@ -44,6 +46,7 @@ func TestCBCPersonCar(t *testing.T) {
 }
 
 func TestCBCBadInput(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Copy(t, "personcar")
 	r := runCling(t, dir, "cbc", "--caller", "./person", "--callee", "./car")
 	assert.Equal(t, 1, r.code)
@@ -63,6 +66,7 @@ func TestCBCBadInput(t *testing.T) {
 // A run killed with SIGKILL, or interrupted, leaves the module
 // byte-identical; an interrupted run also removes its temporary files.
 func TestCBCKilledLeavesTreeIntact(t *testing.T) {
+	t.Parallel()
 	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
 			dir := fixture.Copy(t, "personcar")

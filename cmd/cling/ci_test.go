@@ -105,6 +105,7 @@ func decodeCI(t *testing.T, stdout string) ciJSON {
 // A change of one function of E, judged in GitHub Actions with JSON and
 // SARIF output.
 func TestCIChangeOfCallee(t *testing.T) {
+	t.Parallel()
 	dir := shopHistory(t, changePrice(t))
 	before := fixture.Snapshot(t, dir)
 	out := t.TempDir()
@@ -257,6 +258,7 @@ func TestCIChangeOfCallee(t *testing.T) {
 
 // Changes that touch no pair: a README, and a package in no pair.
 func TestCIUnrelatedChanges(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		change func(dir string)
@@ -282,6 +284,7 @@ func TestCIUnrelatedChanges(t *testing.T) {
 // cling gen writes tests for the pair whose tests miss a diff coupled
 // branch, and the report says what they add.
 func TestCIGen(t *testing.T) {
+	t.Parallel()
 	dir := shopHistory(t, func(dir string) {
 		fixture.Edit(t, dir, "pricing/engine.go", "if best > sub.Cents() {", "if best >= sub.Cents() {")
 	})
@@ -318,6 +321,7 @@ func TestCIGen(t *testing.T) {
 
 // Bad input: a one-line error and exit status 1 (2 for usage mistakes).
 func TestCIBadInput(t *testing.T) {
+	t.Parallel()
 	typeError := shopHistory(t, func(dir string) {
 		fixture.Edit(t, dir, "pricing/engine.go", "best := int64(0)", `best := "0"`)
 	})

@@ -39,6 +39,7 @@ func rows(cs []criterionJSON) []string {
 }
 
 func TestCriteriaBadInput(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Copy(t, "personcar")
 	for _, args := range [][]string{
 		{"gen", "--caller", "./person", "--callee", "./car", "--criteria", "line,lines"},
@@ -57,6 +58,7 @@ func TestCriteriaBadInput(t *testing.T) {
 // criterion with its exact coverage, and output on personcar, whose API
 // returns nothing: 0 of 0.
 func TestCBCCriteria(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Copy(t, "mutants")
 	r := runCling(t, dir, "cbc", "--caller", "./app", "--callee", "./store", "--criteria", "all", "--json")
 	require.Equal(t, 0, r.code, r.stderr)
@@ -87,6 +89,7 @@ func TestCBCCriteria(t *testing.T) {
 // gen reports the coverage of every criterion, which cling cbc --run of
 // the written tests measures alike.
 func TestGenAllCriteria(t *testing.T) {
+	t.Parallel()
 	type genCriteria struct {
 		Covered       int             `json:"covered"`
 		TestFile      string          `json:"testFile"`

@@ -62,6 +62,7 @@ func goTestOutput(t *testing.T, dir string, args ...string) (string, bool) {
 // reported. The faults file builds only with its tag: the
 // default suite passes, and with the tag every reproducer fails, once.
 func TestGenFindsSeededFaults(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Copy(t, "faults")
 	before := fixture.Snapshot(t, dir)
 	// Seed 2 at 3000 evaluations finds every seeded fault; the index bumped
@@ -155,6 +156,7 @@ func TestGenFindsSeededFaults(t *testing.T) {
 // faults file; with --faults=false, it writes only the tests and reports
 // no faults.
 func TestGenFaultsOnlyAndOff(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Copy(t, "faults")
 	before := fixture.Snapshot(t, dir)
 	r := runCling(t, dir, "gen", "--faults-only", "--caller", "./catalog", "--callee", "./store",

@@ -88,6 +88,7 @@ func cbcRun(t *testing.T, dir string, args ...string) cbcJSON {
 // The generated file compiles, passes five times, asserts real values,
 // touches nothing else, and cling cbc measures the coverage gen reported.
 func TestGenEndToEnd(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		fixture, caller, callee, file string
 		removeTests                   []string
@@ -177,6 +178,7 @@ func TestGenEndToEnd(t *testing.T) {
 // at the step bound when its hang is confirmed. The loop, the select{}
 // and the wait on a channel no one else has are faults, with reproducers.
 func TestGenOnHostileCode(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Copy(t, "hostile")
 	before := fixture.Snapshot(t, dir)
 	r := runCling(t, dir, "gen", "--json", "--caller", "./caller", "--callee", "./callee", "--max-evals", "300", "--seed", "2", "--timeout", "200ms")
@@ -225,6 +227,7 @@ func TestGenOnHostileCode(t *testing.T) {
 // pair is deterministic code: no select, map iteration or goroutines,
 // whose scheduling would change traces.)
 func TestGenDeterministic(t *testing.T) {
+	t.Parallel()
 	var files []string
 	var dir string
 	for i, workers := range []string{"1", "2", "2"} {
@@ -248,6 +251,7 @@ func TestGenDeterministic(t *testing.T) {
 // and evaluation budget give it the same file byte for byte, with one
 // worker or two; and --json and --stats name it.
 func TestGenEveryAlgorithm(t *testing.T) {
+	t.Parallel()
 	// One module of each for all the runs: each run overwrites the file
 	// of the run before, which does not feed its search (see
 	// TestGenDeterministic), and the builds of the runs after the first
@@ -291,6 +295,7 @@ func TestGenEveryAlgorithm(t *testing.T) {
 // A search flag the chosen algorithm does not read draws a one-line
 // warning, not an error.
 func TestGenWarnsAboutIgnoredFlags(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Copy(t, "personcar")
 	// The run stops at the output file, after the flags are read.
 	r := runCling(t, dir, "gen", "--caller", "./person", "--callee", "./car", "--algorithm", "random",
@@ -314,6 +319,7 @@ func TestGenWarnsAboutIgnoredFlags(t *testing.T) {
 // taken out. Both runs write the same file, which keeps every test and
 // passes.
 func TestGenProcessState(t *testing.T) {
+	t.Parallel()
 	var files []string
 	for _, workers := range []string{"2", "1"} {
 		dir := fixture.Copy(t, "procstate")
@@ -340,6 +346,7 @@ func TestGenProcessState(t *testing.T) {
 // binary, and the file is the same (the fixture's test files change
 // nothing the tests see).
 func TestGenTestMainFallback(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Copy(t, "testmain")
 	before := fixture.Snapshot(t, dir)
 	args := []string{"gen", "--json", "--caller", "./orders", "--callee", "./tax", "--max-evals", "300", "--seed", "1"}
@@ -376,6 +383,7 @@ func TestGenTestMainFallback(t *testing.T) {
 
 // gen's summary says when the search ran in a plain executor, and why.
 func TestGenTextExecutor(t *testing.T) {
+	t.Parallel()
 	a := &couple.Analysis{Prog: &ccfg.Program{Dir: "/m"}, Caller: &ccfg.CCFG{Pkg: &ccfg.Package{Path: "example.com/m/orders", Name: "orders"}}}
 	const summary = "wrote orders/cling_tax_test.go: 4 tests (assertions: testing)\n" +
 		"coupled branches covered: 4 of 4 (100.0%) by the file, 4 (100.0%) by the search's archive; mosa search in 1.0s, 300 executions\n"
@@ -404,6 +412,7 @@ func TestGenTextExecutor(t *testing.T) {
 // assertion is taken out. (A plain executor greets in English, and
 // verification takes that assertion out.)
 func TestGenTestEnvironment(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Copy(t, "testenv")
 	before := fixture.Snapshot(t, dir)
 	rep := genRun(t, dir, "--caller", "./greet", "--callee", "./catalog", "--max-evals", "300", "--seed", "1")
@@ -424,6 +433,7 @@ func TestGenTestEnvironment(t *testing.T) {
 }
 
 func TestGenBadInput(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Copy(t, "personcar")
 	foreign := filepath.Join(dir, "person", "cling_car_test.go")
 	require.NoError(t, os.WriteFile(foreign, []byte("package person_test\n"), 0o644))
@@ -464,6 +474,7 @@ func TestGenBadInput(t *testing.T) {
 // gen --help lists every registered algorithm and secondary objective
 // with its doc.
 func TestGenHelpListsAlgorithms(t *testing.T) {
+	t.Parallel()
 	r := runCling(t, t.TempDir(), "gen", "--help")
 	require.Equal(t, 0, r.code, r.stderr)
 	require.NotEmpty(t, mosa.Algorithms())
@@ -474,6 +485,7 @@ func TestGenHelpListsAlgorithms(t *testing.T) {
 
 // A pair whose only call sites run in init has no covering function.
 func TestGenNoCoveringFunction(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t, "example.com/initonly", map[string]string{
 		"e/e.go": "package e\n\nfunc F(n int) int {\n\tif n > 0 {\n\t\treturn 1\n\t}\n\treturn 0\n}\n",
 		"r/r.go": "package r\n\nimport \"example.com/initonly/e\"\n\nvar V int\n\nfunc init() {\n\tif V == 0 {\n\t\tV = e.F(3)\n\t}\n}\n\n// Get returns V.\nfunc Get() int { return V }\n",
@@ -500,6 +512,7 @@ func writeModule(t *testing.T, path string, files map[string]string) string {
 // A search that covers nothing writes no file and exits with status 1;
 // with --json it still reports what it did, and why there is no file.
 func TestGenNothingCoveredReportsTheSearch(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t, "example.com/never", map[string]string{
 		"e/e.go": "package e\n\nfunc F(n int) int {\n\tif n > 0 {\n\t\treturn 1\n\t}\n\treturn 0\n}\n",
 		"r/r.go": "package r\n\nimport \"example.com/never/e\"\n\n// G calls e.F for no n.\nfunc G(n int) int {\n\tif n < 0 && n > 0 {\n\t\treturn e.F(n)\n\t}\n\treturn 0\n}\n",
@@ -527,6 +540,7 @@ func TestGenNothingCoveredReportsTheSearch(t *testing.T) {
 // is generated. (The list is the cluster's, tested exactly in package
 // testcase.)
 func TestGenListsSkipped(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Copy(t, "skips")
 	rep := genRun(t, dir, "--caller", "./r", "--callee", "./e", "--max-evals", "500")
 	assert.Positive(t, rep.Tests)
@@ -549,6 +563,7 @@ func readFile(t *testing.T, path string) string {
 // are not available to the generated file: its imports, tests and helpers
 // take other names, and the package still builds.
 func TestGenAvoidsNamesOfOtherTestFiles(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Copy(t, "shop")
 	// checkout_test.go imports checkout, inventory and pricing; money is
 	// free for a declaration.
@@ -566,10 +581,13 @@ func TestGenAvoidsNamesOfOtherTestFiles(t *testing.T) {
 // crossover, file for file. A crossover operator or probability that
 // does not exist is a one-line usage error.
 func TestGenCrossover(t *testing.T) {
+	t.Parallel()
+	// One module for the runs, each over the file of the one before
+	// (which does not feed its search).
+	dir := fixture.Copy(t, "shop")
+	require.NoError(t, os.Remove(filepath.Join(dir, "pricing/pricing_test.go")))
 	run := func(workers string, flags ...string) string {
-		dir := fixture.Copy(t, "shop")
-		require.NoError(t, os.Remove(filepath.Join(dir, "pricing/pricing_test.go")))
-		args := append([]string{"--caller", "./pricing", "--callee", "./money", "--max-evals", "1500", "--seed", "5", "--workers", workers}, flags...)
+		args := append(append([]string{"--caller", "./pricing", "--callee", "./money", "--max-evals", "1500", "--seed", "5", "--workers", workers}, fastGen...), flags...)
 		rep := genRun(t, dir, args...)
 		assert.Positive(t, rep.Covered)
 		if workers == "2" {
@@ -595,7 +613,7 @@ func TestGenCrossover(t *testing.T) {
 		assert.Regexp(t, `(?m)^\s+`+regexp.QuoteMeta(c.Name)+` +`+regexp.QuoteMeta(c.Doc)+`$`, help.stdout)
 	}
 
-	dir := fixture.Copy(t, "personcar")
+	dir = fixture.Copy(t, "personcar")
 	for _, tc := range []struct {
 		flags []string
 		want  string
@@ -623,6 +641,7 @@ func TestGenCrossover(t *testing.T) {
 // which says why each pair misses what it misses). Without those values
 // the same runs cover 34, 7, 3 and 1.
 func TestGenReflective(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		caller, callee, file string
 		covered              int
@@ -647,9 +666,11 @@ func TestGenReflective(t *testing.T) {
 		{"./serve", "./route", "serve/cling_route_test.go", 6, []string{"httptest.NewRecorder()", ".ServeHTTP(responseWriter, request", "&url.URL{Path: ",
 			"if responseWriter.Code != 404 {", `if responseWriter.Body.String() != "404 page not found\n" {`}, nil},
 	}
+	// One module for every pair: each writes into its own caller's
+	// directory, and no caller's files are another's callee's.
+	dir := fixture.Copy(t, "reflective")
 	for _, tc := range cases {
 		t.Run(tc.caller[2:], func(t *testing.T) {
-			dir := fixture.Copy(t, "reflective")
 			before := fixture.Snapshot(t, dir)
 			rep := genRun(t, dir, "--caller", tc.caller, "--callee", tc.callee, "--max-evals", "3000", "--seed", "3", "--crossover", "single-point")
 			assert.Equal(t, tc.covered, rep.Covered)
@@ -675,6 +696,7 @@ func TestGenReflective(t *testing.T) {
 // io.Writer (another test keeps io.MultiWriter(), whose output no one can
 // read).
 func TestGenAssertsWhatAWriterHolds(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Copy(t, "reflective")
 	rep := genRun(t, dir, "--caller", "./report", "--callee", "./level", "--max-evals", "3000", "--seed", "1")
 	assert.Equal(t, 6, rep.Covered)
@@ -689,6 +711,7 @@ func TestGenAssertsWhatAWriterHolds(t *testing.T) {
 // the next free names, so what the search covered is what the file
 // covers.
 func TestGenDeclaredNamesTaken(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Copy(t, "reflective")
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "config", "names_test.go"), []byte("package config_test\n\n"+
 		"import \"testing\"\n\ntype item1 struct{ Other int }\n\ntype item2 struct{ Other string }\n\n"+
@@ -705,6 +728,7 @@ func TestGenDeclaredNamesTaken(t *testing.T) {
 // Declared types, decode targets and function literals keep the written
 // file a function of the seed and the evaluation budget alone.
 func TestGenReflectiveDeterministic(t *testing.T) {
+	t.Parallel()
 	var files []string
 	for _, workers := range []string{"1", "2"} {
 		dir := fixture.Copy(t, "reflective")
@@ -718,14 +742,17 @@ func TestGenReflectiveDeterministic(t *testing.T) {
 // reproducible file: the proxies they read are counted, not timed. gen
 // --json reports what the written suite costs.
 func TestGenSecondaryObjectives(t *testing.T) {
+	t.Parallel()
+	// One module for the four runs, each over the file of the one before
+	// (which does not feed its search).
+	dir := fixture.Copy(t, "shop")
+	require.NoError(t, os.Remove(filepath.Join(dir, "pricing/pricing_test.go")))
 	for _, secondary := range []string{"adaptive", "performance"} {
 		t.Run(secondary, func(t *testing.T) {
 			var files []string
 			for _, workers := range []string{"1", "2"} {
-				dir := fixture.Copy(t, "shop")
-				require.NoError(t, os.Remove(filepath.Join(dir, "pricing/pricing_test.go")))
 				r := runCling(t, dir, "gen", "--json", "--caller", "./pricing", "--callee", "./money", "--algorithm", "dynamosa",
-					"--secondary", secondary, "--secondary-patience", "2", "--max-evals", "1500", "--seed", "5", "--workers", workers, "--cost-runs", "2")
+					"--secondary", secondary, "--secondary-patience", "2", "--max-evals", "1500", "--seed", "5", "--workers", workers, "--cost-runs", "2", "--faults=false")
 				require.Equal(t, 0, r.code, r.stderr)
 				var rep struct {
 					Covered int `json:"covered"`
@@ -767,6 +794,7 @@ func TestGenSecondaryObjectives(t *testing.T) {
 // --secondary and --secondary-patience are usage errors with an
 // algorithm without fronts or with a bad value: one line, exit status 2.
 func TestGenSecondaryBadInput(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Copy(t, "personcar")
 	cases := []struct {
 		args []string
@@ -798,6 +826,7 @@ func TestGenSecondaryBadInput(t *testing.T) {
 // gen drops both kinds, keeps the tests of Label, and go test of the
 // package then passes and leaves the tree as it was.
 func TestGenLeavesThePackageWhole(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Copy(t, "registry")
 	rep := genRun(t, dir, "--caller", "./catalog", "--callee", "./format", "--max-evals", "1000", "--seed", "1")
 	assert.Equal(t, 10, rep.CoupledBranches)
@@ -823,6 +852,7 @@ func TestGenLeavesThePackageWhole(t *testing.T) {
 // and the file passes when go test runs its tests several times in one
 // process.
 func TestGenPackageState(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Copy(t, "registry")
 	rep := genRun(t, dir, "--caller", "./render", "--callee", "./format", "--max-evals", "500", "--seed", "1")
 	assert.Equal(t, 2, rep.Covered)

@@ -80,6 +80,7 @@ func runClingEnv(t *testing.T, dir string, env []string, args ...string) result 
 }
 
 func TestAnalyzeGolden(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		fixture, caller, callee, golden string
 	}{
@@ -104,6 +105,7 @@ func TestAnalyzeGolden(t *testing.T) {
 }
 
 func TestPairsGolden(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"personcar", "constructs", "shop"} {
 		t.Run(name, func(t *testing.T) {
 			dir := fixture.Copy(t, name)
@@ -115,6 +117,7 @@ func TestPairsGolden(t *testing.T) {
 }
 
 func TestAnalyzePersonCarText(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Copy(t, "personcar")
 	r := runCling(t, dir, "analyze", "--caller", "./person", "--callee", "./car")
 	require.Equal(t, 0, r.code, r.stderr)
@@ -125,6 +128,7 @@ func TestAnalyzePersonCarText(t *testing.T) {
 }
 
 func TestPairsRelativeToDir(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Copy(t, "shop")
 	r := runCling(t, t.TempDir(), "-C", dir, "pairs", "--min-coupled", "20")
 	require.Equal(t, 0, r.code, r.stderr)
@@ -138,6 +142,7 @@ func TestPairsRelativeToDir(t *testing.T) {
 // reported in the go command's words, for every command that loads
 // packages, not as a pattern that matched nothing.
 func TestBrokenWorkspace(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Copy(t, "personcar")
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.work"), []byte("go 1.22\n\nuse (\n\t.\n\t./gone\n)\n"), 0o644))
 	for _, args := range [][]string{
@@ -157,6 +162,7 @@ func TestBrokenWorkspace(t *testing.T) {
 }
 
 func TestBadInput(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Copy(t, "personcar")
 	broken := filepath.Join(dir, "broken")
 	require.NoError(t, os.MkdirAll(broken, 0o755))
@@ -196,6 +202,7 @@ func TestBadInput(t *testing.T) {
 // type-check is left out of cling pairs with one warning line, listed in
 // the JSON report, and fails the command only when nothing else is left.
 func TestPairsSkipsBrokenPackages(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Copy(t, "personcar")
 	broken := filepath.Join(dir, "broken")
 	require.NoError(t, os.MkdirAll(broken, 0o755))
@@ -232,6 +239,7 @@ func TestPairsSkipsBrokenPackages(t *testing.T) {
 // pairs --std leaves it out unless --all, which marks it, and the
 // commands that instrument say so in one line instead of failing to build.
 func TestStdCalleesTheProbesImport(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Copy(t, "constructs")
 	callees := func(args ...string) map[string]bool {
 		t.Helper()

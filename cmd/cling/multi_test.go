@@ -69,6 +69,7 @@ func generatedFiles(t *testing.T, dir string) map[string]string {
 // shards of a plan, run as separate processes in separate copies of the
 // module, write the same files and, merged, give the same results.
 func TestGenAllPairsAndShards(t *testing.T) {
+	t.Parallel()
 	out := t.TempDir()
 	dir := fixture.Copy(t, "library")
 	before := fixture.Snapshot(t, dir)
@@ -169,6 +170,7 @@ func TestGenAllPairsAndShards(t *testing.T) {
 
 // Plans and results that do not belong: one line, exit status 2.
 func TestPlanAndMergeRefuseForeignInput(t *testing.T) {
+	t.Parallel()
 	out := t.TempDir()
 	shop := fixture.Copy(t, "shop")
 	r := runCling(t, shop, "plan", "--shards", "2", "--json")
@@ -223,6 +225,7 @@ func TestPlanAndMergeRefuseForeignInput(t *testing.T) {
 // cbc and mutate over several pairs measure each pair as they do one
 // pair, and their results merge with those of gen.
 func TestCBCAndMutateOverSeveralPairs(t *testing.T) {
+	t.Parallel()
 	out := t.TempDir()
 	dir := fixture.Copy(t, "library")
 	cbcOut := filepath.Join(out, "cbc.json")
@@ -264,6 +267,7 @@ func TestCBCAndMutateOverSeveralPairs(t *testing.T) {
 // file is the one gen --caller R --callee E writes with the seed the run
 // gives the pair, and --json with --cost-runs measures each written suite.
 func TestGenPairsTakeTheSinglePairFlags(t *testing.T) {
+	t.Parallel()
 	flags := []string{"--max-evals", "200", "--workers", "2", "--crossover", "single-point", "--secondary", "performance", "--population", "20"}
 	const caller, callee = "example.com/library/catalog", "example.com/library/num"
 	dir := fixture.Copy(t, "library")

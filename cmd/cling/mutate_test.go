@@ -19,6 +19,7 @@ import (
 const fastTests = "^(TestAddCount|TestMissing|TestLabel|TestNew)$"
 
 func TestMutateJSONAndHTML(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Copy(t, "mutants")
 	before := fixture.Snapshot(t, dir)
 	html := filepath.Join(t.TempDir(), "report")
@@ -66,6 +67,7 @@ func TestMutateJSONAndHTML(t *testing.T) {
 }
 
 func TestMutateTextCompareAndGate(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Copy(t, "mutants")
 	gen := filepath.Join(t.TempDir(), "cling_store_test.go")
 	require.NoError(t, os.WriteFile(gen, []byte(`package app_test
@@ -77,6 +79,7 @@ import (
 )
 
 func TestClingCount(t *testing.T) {
+	t.Parallel()
 	inv := app.NewInventory()
 	inv.Add("A", 1)
 	if inv.Count("a") != 1 {
@@ -99,6 +102,7 @@ func TestClingCount(t *testing.T) {
 }
 
 func TestMutateBadInput(t *testing.T) {
+	t.Parallel()
 	dir := fixture.Copy(t, "mutants")
 	failing := fixture.Copy(t, "mutants")
 	path := filepath.Join(failing, "app", "app_test.go")
@@ -141,6 +145,7 @@ func TestMutateBadInput(t *testing.T) {
 // The help lists every registered operator once, under its group, with
 // its doc, in lines as wide as the rest of the help.
 func TestMutateHelpListsOperators(t *testing.T) {
+	t.Parallel()
 	r := runCling(t, t.TempDir(), "mutate", "--help")
 	require.Equal(t, 0, r.code, r.stderr)
 	start := strings.Index(r.stdout, "   interface operators:\n")
@@ -161,6 +166,7 @@ func TestMutateHelpListsOperators(t *testing.T) {
 // A pattern names a Go file when it ends in _test.go, or in .go and is a
 // file: a module path may end in .go.
 func TestIsGoFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n"), 0o644))
 	for pattern, want := range map[string]bool{

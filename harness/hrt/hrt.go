@@ -866,8 +866,8 @@ func (s *server) run(t *test, flags byte, lim limits) *result {
 	created := s.goroutinesCreated()
 	go testBody(s.cfg, t, observe, res, done)
 	poll := firstPoll
-	// stepsSeen is the test's count of step blocks at the last look past
-	// the timeout.
+	// stepsSeen is the test's count of steps at the last look past the
+	// timeout.
 	stepsSeen := uint64(0)
 	s.timer.Reset(min(cpuFirst, limit))
 	var ex exitRequest
@@ -1287,9 +1287,9 @@ func releaseValue(v any, name string) (released bool) {
 	return true
 }
 
-// runStatements runs the test's statements, recording in res the values
-// they make and, when one panics or calls runtime.Goexit, how the test
-// ended.
+// runStatements runs the test's statements, recording in values the
+// values they make and in res, when one panics or calls runtime.Goexit,
+// how the test ended.
 func runStatements(cfg Config, t *test, observe bool, res *result, values []any) {
 	defer func() {
 		n := int(res.done.Load())
