@@ -422,17 +422,35 @@ func cover(g int32) {
 	}
 }
 
-func record(id int32, op uint8, v bool, dTrue, dFalse float64) {
+// comparison records one evaluation of comparison node id, whose value
+// is v, and returns v. dist computes the branch distances; it is called
+// only when they can still change what the test records: once both
+// outcomes were recorded in the current context (see seen), both
+// distances are zero wherever the node's evaluations are kept, and only
+// the count is left to take.
+func comparison(id int32, op uint8, v bool, dist func() (dTrue, dFalse float64)) bool {
+	neg := op&NegBit != 0
 	o := 2 * id
-	if v == (op&NegBit != 0) {
+	if v == neg {
 		o++
 	}
 	count(o)
-	if op&NegBit != 0 {
-		hit(id, !v, dFalse, dTrue)
-		return
+	if !distancesOn {
+		if !seen(o) {
+			hit(id, v != neg, 0, 0)
+		}
+		return v
 	}
-	hit(id, v, dTrue, dFalse)
+	if seen(o) && seen(o^1) {
+		return v
+	}
+	dTrue, dFalse := dist()
+	if neg {
+		hit(id, !v, dFalse, dTrue)
+	} else {
+		hit(id, v, dTrue, dFalse)
+	}
+	return v
 }
 
 // B records a boolean condition (or a comparison without a numeric
@@ -466,55 +484,34 @@ func bSlow(id int32, neg bool, v bool) {
 
 // I records a comparison of signed integers.
 func I(id int32, op uint8, a, b int64) bool {
-	if !distancesOn {
-		return outcome(id, op, compare(op, a, b))
-	}
-	v, dT, dF := intDistances(op, a, b)
-	record(id, op, v, dT, dF)
-	return v
+	return comparison(id, op, compare(op, a, b), func() (float64, float64) {
+		_, dT, dF := intDistances(op, a, b)
+		return dT, dF
+	})
 }
 
 // U records a comparison of unsigned integers.
 func U(id int32, op uint8, a, b uint64) bool {
-	if !distancesOn {
-		return outcome(id, op, compare(op, a, b))
-	}
-	v, dT, dF := uintDistances(op, a, b)
-	record(id, op, v, dT, dF)
-	return v
+	return comparison(id, op, compare(op, a, b), func() (float64, float64) {
+		_, dT, dF := uintDistances(op, a, b)
+		return dT, dF
+	})
 }
 
 // F records a comparison of floating-point numbers.
 func F(id int32, op uint8, a, b float64) bool {
-	if !distancesOn {
-		return outcome(id, op, compare(op, a, b))
-	}
-	v, dT, dF := distances(op, a, b)
-	record(id, op, v, dT, dF)
-	return v
+	return comparison(id, op, compare(op, a, b), func() (float64, float64) {
+		_, dT, dF := distances(op, a, b)
+		return dT, dF
+	})
 }
 
 // S records a comparison of strings.
 func S(id int32, op uint8, a, b string) bool {
-	if !distancesOn {
-		return outcome(id, op, compare(op, a, b))
-	}
-	v, dT, dF := stringDistances(op, a, b)
-	record(id, op, v, dT, dF)
-	return v
-}
-
-// outcome records a comparison's value without distances and returns it.
-func outcome(id int32, op uint8, v bool) bool {
-	o := 2 * id
-	if v == (op&NegBit != 0) {
-		o++
-	}
-	count(o)
-	if !seen(o) {
-		hit(id, v != (op&NegBit != 0), 0, 0)
-	}
-	return v
+	return comparison(id, op, compare(op, a, b), func() (float64, float64) {
+		_, dT, dF := stringDistances(op, a, b)
+		return dT, dF
+	})
 }
 
 // compare evaluates a comparison operator.

@@ -426,3 +426,63 @@ func TestCostCountsEveryOutcomeAndCall(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, Cost{}, tr.Cost, "a new test counts from zero")
 }
+
+// A comparison keeps the least distance to the outcome it did not take
+// over all its evaluations, until both outcomes were taken in the
+// context; after that only its count moves.
+func TestComparisonDistancesUntilBothOutcomes(t *testing.T) {
+	Setup(&Table{Side: []uint8{0, 1}, SiteBR: [][]int32{{0}}, SiteSlots: [][]int32{{1}}, SiteNBE: []int32{1}, GoalBase: []int32{0}, Goals: 2,
+		Cost: CostTable{Outcomes: []int32{0, 1, 2, 3}, Stmts: []int32{1, 1, 1, 1}, Allocs: []int32{0, 0, 0, 0}}})
+	t.Cleanup(func() { Setup(&Table{}) })
+	trace := func() *Trace {
+		tr, _, err := DecodeTrace(AppendTrace(nil))
+		require.NoError(t, err)
+		return tr
+	}
+	for _, tc := range []struct {
+		name  string
+		probe func(a, b int64) bool
+	}{
+		{"signed", func(a, b int64) bool { return I(0, OpLT, a, b) }},
+		{"unsigned", func(a, b int64) bool { return U(0, OpLT, uint64(a), uint64(b)) }},
+		{"float", func(a, b int64) bool { return F(0, OpLT, float64(a), float64(b)) }},
+		{"negated", func(a, b int64) bool { return !I(0, OpGE|NegBit, a, b) }}, // the node is !(a >= b)
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			Reset()
+			assert.True(t, tc.probe(5, 10))
+			assert.True(t, tc.probe(8, 10)) // the true outcome is now recorded in this context
+			assert.True(t, tc.probe(9, 10))
+			tr := trace()
+			require.Len(t, tr.Caller, 1)
+			assert.Equal(t, 0.0, tr.Caller[0].DistT)
+			assert.Equal(t, 1.0, tr.Caller[0].DistF, "the least distance to false, of the third evaluation")
+			assert.False(t, tc.probe(12, 10))
+			assert.False(t, tc.probe(11, 10))
+			assert.True(t, tc.probe(1, 10))
+			tr = trace()
+			assert.Equal(t, 0.0, tr.Caller[0].DistT)
+			assert.Equal(t, 0.0, tr.Caller[0].DistF)
+			assert.Equal(t, uint64(6), tr.Cost.Stmts, "every evaluation counted")
+		})
+	}
+
+	// In a call, the callee node's distances are those of its context:
+	// a second call in the same context goes on from the first's.
+	Reset()
+	I(0, OpEQ, 1, 1)
+	Enter(0)
+	S(1, OpEQ, "ab", "ab")
+	S(1, OpEQ, "ab", "ab")
+	S(1, OpEQ, "ab", "xy")
+	X0()
+	Enter(0)
+	assert.False(t, S(1, OpEQ, "ab", "abc"))
+	X0()
+	tr := trace()
+	require.Len(t, tr.Callee, 1)
+	assert.Equal(t, 0.0, tr.Callee[0].DistT)
+	assert.Equal(t, 0.0, tr.Callee[0].DistF)
+	assert.True(t, tr.Callee[0].TakenT && tr.Callee[0].TakenF)
+	assert.Equal(t, []int32{0, 1}, Covered())
+}
