@@ -67,8 +67,9 @@ func TestGenFindsSeededFaults(t *testing.T) {
 	before := fixture.Snapshot(t, dir)
 	// Seed 2 at 3000 evaluations finds every seeded fault; the index bumped
 	// by the test is the one a search of this budget may miss (seed 1
-	// does).
-	r := runCling(t, dir, "gen", "--json", "--caller", "./catalog", "--callee", "./store",
+	// does). GOFLAGS=-trimpath, which would take the source paths out of
+	// the binaries, must change nothing.
+	r := runClingEnv(t, dir, []string{"GOFLAGS=-trimpath"}, "gen", "--json", "--caller", "./catalog", "--callee", "./store",
 		"--max-evals", "3000", "--seed", "2", "--timeout", "300ms")
 	require.Equal(t, 0, r.code, r.stderr)
 	var rep struct {

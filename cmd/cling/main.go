@@ -31,6 +31,7 @@ import (
 	"syscall"
 
 	"github.com/cling-go/cling/ccfg"
+	"github.com/cling-go/cling/internal/gotest"
 	"github.com/urfave/cli/v2"
 )
 
@@ -45,6 +46,11 @@ func main() {
 	// A reader that goes away (cling pairs | head) makes writes fail with
 	// EPIPE instead of killing cling before it removes its temporary files.
 	signal.Ignore(syscall.SIGPIPE)
+	// Every go command cling runs inherits this environment; the binaries
+	// it builds must keep their source paths (see gotest.WithoutTrimpath).
+	if flags, ok := os.LookupEnv("GOFLAGS"); ok {
+		os.Setenv("GOFLAGS", gotest.WithoutTrimpath(flags))
+	}
 	os.Exit(run(os.Args, os.Stdout, os.Stderr))
 }
 
