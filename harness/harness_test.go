@@ -343,6 +343,8 @@ func TestHostileOutcomes(t *testing.T) {
 		// A goroutine of the callee panics, after its deferred Done let
 		// the test's goroutine end.
 		{10, harness.Crashed, "panic: callee: worker of step 5 failed", "callee.worker.func1", 0},
+		// The same from a method that a go statement starts.
+		{13, harness.Crashed, "panic: callee: job of step 5 failed", "callee.(*job).run", 0},
 	}
 	var tests []*testcase.Test
 	for _, tc := range cases {
@@ -358,7 +360,7 @@ func TestHostileOutcomes(t *testing.T) {
 		}
 		assert.Equal(t, tc.code, r.ExitCode, "mode %d", tc.mode)
 		assert.Equal(t, tc.mode == 8, r.Goexit, "mode %d", tc.mode)
-		assert.Equal(t, tc.mode == 6 || tc.mode == 10, r.WorkerSurvived, "mode %d", tc.mode)
+		assert.Equal(t, tc.mode == 6 || tc.mode == 10 || tc.mode == 13, r.WorkerSurvived, "mode %d", tc.mode)
 		if tc.mode == 6 {
 			// Thousands of frames deep: the innermost and the outermost
 			// frames of the code under test.
@@ -387,7 +389,7 @@ func TestHostileOutcomes(t *testing.T) {
 	assert.Equal(t, 1, st.Hangs, "select{} only: a cut is no hang")
 	assert.Equal(t, 0, st.Crashes, "the stack overflow stops at the bound")
 	assert.Equal(t, 1, st.StackOverflows)
-	assert.Equal(t, 1, st.GoroutinePanics)
+	assert.Equal(t, 2, st.GoroutinePanics)
 	// The first worker and its spare. The spinning goroutine ends at its
 	// next probe, unless the machine is too busy to run it within the
 	// grace the worker gives it: then the worker retires, and the spare

@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"fmt"
 	"go/ast"
 	"go/types"
 )
@@ -59,22 +60,55 @@ func (fi *fileInstr) exitWrapper(id *ast.Ident, sel *types.Selection) string {
 	return exitWrappers[fn.FullName()]
 }
 
-// goroutines begins the body of every function literal that a go
-// statement starts with a deferred call of the runtime's GoRecover: in
-// the executor a panic there ends the test instead of the worker (see
-// rt.InterceptGoPanics), and everywhere else it ends the process as
-// before. Goroutines that run a named function or method are left alone:
-// a recover in its body would also catch the panics of its synchronous
-// calls.
+// goroutines makes a panic that ends a goroutine R or E started end the
+// test instead of the worker, in the executor (see
+// rt.InterceptGoPanics); everywhere else it ends the process as before.
+// A function literal that a go statement starts gets a deferred call of
+// the runtime's GoRecover at the top of its body. A named function or a
+// method value (go s.loop()) is wrapped instead, as a call site's is
+// (the W functions, with GoBit), since a recover in its body would also
+// catch the panics of its synchronous calls; the function value and its
+// arguments are still evaluated by the go statement. Builtins, generic
+// functions whose type arguments are inferred, and functions of more
+// than four parameters or two results are left alone.
 func (fi *fileInstr) goroutines() {
 	ast.Inspect(fi.file, func(n ast.Node) bool {
 		g, ok := n.(*ast.GoStmt)
-		if !ok {
+		if !ok || fi.goSites[g.Call] {
 			return true
 		}
-		if lit, ok := ast.Unparen(g.Call.Fun).(*ast.FuncLit); ok && lit.Body != nil {
-			fi.insertAtBodyStart(lit.Body, " defer "+RT+".GoRecover();")
+		fun := ast.Unparen(g.Call.Fun)
+		if lit, ok := fun.(*ast.FuncLit); ok {
+			if lit.Body != nil {
+				fi.insertAtBodyStart(lit.Body, " defer "+RT+".GoRecover();")
+			}
+			return true
+		}
+		if w := fi.goWrapper(fun); w != "" {
+			fi.wrap(g.Call.Fun, fmt.Sprintf("%s.%s(%s.GoBit|%s.NoSite, ", RT, w, RT, RT), ")", 1)
 		}
 		return true
 	})
+}
+
+// goWrapper returns the W function that can wrap fun, the function of a
+// go statement, or "".
+func (fi *fileInstr) goWrapper(fun ast.Expr) string {
+	id, ok := fun.(*ast.Ident)
+	if sel, isSel := fun.(*ast.SelectorExpr); isSel {
+		id, ok = sel.Sel, true
+	}
+	if ok {
+		if _, builtin := fi.pkg.Info.Uses[id].(*types.Builtin); builtin {
+			return ""
+		}
+	}
+	if fi.inferredGeneric(fun) {
+		return ""
+	}
+	sig, ok := typeOfSig(fi.typeOf(fun))
+	if !ok {
+		return ""
+	}
+	return wrapperOf(sig)
 }

@@ -10,6 +10,7 @@ import (
 	"go/types"
 	"go/version"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/cling-go/cling/ccfg"
@@ -153,6 +154,9 @@ type fileInstr struct {
 	selects      map[*ast.SelectStmt]bool
 	// function bodies that restore the call-site depth on exit.
 	restored map[*ast.BlockStmt]bool
+	// goSites are the calls of go statements wrapped as call sites, whose
+	// wrapper also hands their panics to the executor.
+	goSites map[*ast.CallExpr]bool
 }
 
 func (fi *fileInstr) off(pos token.Pos) int { return fi.tf.Offset(pos) }
@@ -589,16 +593,35 @@ func (fi *fileInstr) deferredSite(s *couple.CallSite, sig *types.Signature) stri
 	if fi.inferredGeneric(ast.Unparen(s.Call.Fun)) {
 		return "deferred generic call with inferred type arguments"
 	}
+	w := wrapperOf(sig)
+	if w == "" {
+		return "too many parameters or results"
+	}
+	site := strconv.Itoa(s.Index)
+	if s.Kind == couple.GoCall && fi.p.Mode == Search {
+		site = RT + ".GoBit|" + site
+		if fi.goSites == nil {
+			fi.goSites = map[*ast.CallExpr]bool{}
+		}
+		fi.goSites[s.Call] = true
+	}
+	fi.wrap(s.Call.Fun, fmt.Sprintf("%s.%s(%s, ", RT, w, site), ")", 2)
+	return ""
+}
+
+// wrapperOf names the runtime's W function that wraps a function of
+// signature sig, or returns "" if there is none (more than four
+// parameters or two results).
+func wrapperOf(sig *types.Signature) string {
 	params, results := sig.Params().Len(), sig.Results().Len()
 	if params > 4 || results > 2 {
-		return "too many parameters or results"
+		return ""
 	}
 	v := ""
 	if sig.Variadic() {
 		v = "V"
 	}
-	fi.wrap(s.Call.Fun, fmt.Sprintf("%s.W%d_%d%s(%d, ", RT, params, results, v, s.Index), ")", 2)
-	return ""
+	return fmt.Sprintf("W%d_%d%s", params, results, v)
 }
 
 // restoreIn makes the function enclosing a call restore the call-site

@@ -6,12 +6,46 @@ package rt
 // site s, so that the call, which runs later (or in another goroutine),
 // enters s when it starts: W<params>_<results>[V] for functions with that
 // many parameters and results, V when the last parameter is variadic.
+// With GoBit in s, the function is a go statement's, and a panic that
+// ends it goes to the executor as in GoRecover; GoBit|NoSite wraps the
+// function of a go statement that is no call site.
+
+// GoBit marks, in the s of a W function, the function that a go statement
+// starts.
+const GoBit int32 = 1 << 30
+
+// NoSite is the s of a W function, besides GoBit, that enters no call
+// site.
+const NoSite int32 = GoBit - 1
+
+// begin enters the call site of s, if it names one.
+func begin(s int32) {
+	if site := s &^ GoBit; site != NoSite {
+		Enter(site)
+	}
+}
+
+// end is the deferred call of a W function: it leaves the call site
+// begin entered and, for the function of a go statement whose panic the
+// executor intercepts, hands the panic to it and blocks for ever, as
+// GoRecover does.
+func end(s int32) {
+	if s&^GoBit != NoSite {
+		exit()
+	}
+	if s&GoBit != 0 && goPanicHook != nil {
+		if v := recover(); v != nil {
+			goPanicHook(v)
+			select {}
+		}
+	}
+}
 
 // W0_0 wraps f to enter call site s when it runs.
 func W0_0(s int32, f func()) func() {
 	return func() {
-		Enter(s)
-		defer exit()
+		begin(s)
+		defer end(s)
 		f()
 	}
 }
@@ -19,8 +53,8 @@ func W0_0(s int32, f func()) func() {
 // W0_1 wraps f to enter call site s when it runs.
 func W0_1[R0 any](s int32, f func() R0) func() R0 {
 	return func() R0 {
-		Enter(s)
-		defer exit()
+		begin(s)
+		defer end(s)
 		return f()
 	}
 }
@@ -28,8 +62,8 @@ func W0_1[R0 any](s int32, f func() R0) func() R0 {
 // W0_2 wraps f to enter call site s when it runs.
 func W0_2[R0, R1 any](s int32, f func() (R0, R1)) func() (R0, R1) {
 	return func() (R0, R1) {
-		Enter(s)
-		defer exit()
+		begin(s)
+		defer end(s)
 		return f()
 	}
 }
@@ -37,8 +71,8 @@ func W0_2[R0, R1 any](s int32, f func() (R0, R1)) func() (R0, R1) {
 // W1_0 wraps f to enter call site s when it runs.
 func W1_0[A any](s int32, f func(A)) func(A) {
 	return func(a0 A) {
-		Enter(s)
-		defer exit()
+		begin(s)
+		defer end(s)
 		f(a0)
 	}
 }
@@ -46,8 +80,8 @@ func W1_0[A any](s int32, f func(A)) func(A) {
 // W1_0V wraps f to enter call site s when it runs.
 func W1_0V[V any](s int32, f func(...V)) func(...V) {
 	return func(a0 ...V) {
-		Enter(s)
-		defer exit()
+		begin(s)
+		defer end(s)
 		f(a0...)
 	}
 }
@@ -55,8 +89,8 @@ func W1_0V[V any](s int32, f func(...V)) func(...V) {
 // W1_1 wraps f to enter call site s when it runs.
 func W1_1[A, R0 any](s int32, f func(A) R0) func(A) R0 {
 	return func(a0 A) R0 {
-		Enter(s)
-		defer exit()
+		begin(s)
+		defer end(s)
 		return f(a0)
 	}
 }
@@ -64,8 +98,8 @@ func W1_1[A, R0 any](s int32, f func(A) R0) func(A) R0 {
 // W1_1V wraps f to enter call site s when it runs.
 func W1_1V[V, R0 any](s int32, f func(...V) R0) func(...V) R0 {
 	return func(a0 ...V) R0 {
-		Enter(s)
-		defer exit()
+		begin(s)
+		defer end(s)
 		return f(a0...)
 	}
 }
@@ -73,8 +107,8 @@ func W1_1V[V, R0 any](s int32, f func(...V) R0) func(...V) R0 {
 // W1_2 wraps f to enter call site s when it runs.
 func W1_2[A, R0, R1 any](s int32, f func(A) (R0, R1)) func(A) (R0, R1) {
 	return func(a0 A) (R0, R1) {
-		Enter(s)
-		defer exit()
+		begin(s)
+		defer end(s)
 		return f(a0)
 	}
 }
@@ -82,8 +116,8 @@ func W1_2[A, R0, R1 any](s int32, f func(A) (R0, R1)) func(A) (R0, R1) {
 // W1_2V wraps f to enter call site s when it runs.
 func W1_2V[V, R0, R1 any](s int32, f func(...V) (R0, R1)) func(...V) (R0, R1) {
 	return func(a0 ...V) (R0, R1) {
-		Enter(s)
-		defer exit()
+		begin(s)
+		defer end(s)
 		return f(a0...)
 	}
 }
@@ -91,8 +125,8 @@ func W1_2V[V, R0, R1 any](s int32, f func(...V) (R0, R1)) func(...V) (R0, R1) {
 // W2_0 wraps f to enter call site s when it runs.
 func W2_0[A, B any](s int32, f func(A, B)) func(A, B) {
 	return func(a0 A, a1 B) {
-		Enter(s)
-		defer exit()
+		begin(s)
+		defer end(s)
 		f(a0, a1)
 	}
 }
@@ -100,8 +134,8 @@ func W2_0[A, B any](s int32, f func(A, B)) func(A, B) {
 // W2_0V wraps f to enter call site s when it runs.
 func W2_0V[A, V any](s int32, f func(A, ...V)) func(A, ...V) {
 	return func(a0 A, a1 ...V) {
-		Enter(s)
-		defer exit()
+		begin(s)
+		defer end(s)
 		f(a0, a1...)
 	}
 }
@@ -109,8 +143,8 @@ func W2_0V[A, V any](s int32, f func(A, ...V)) func(A, ...V) {
 // W2_1 wraps f to enter call site s when it runs.
 func W2_1[A, B, R0 any](s int32, f func(A, B) R0) func(A, B) R0 {
 	return func(a0 A, a1 B) R0 {
-		Enter(s)
-		defer exit()
+		begin(s)
+		defer end(s)
 		return f(a0, a1)
 	}
 }
@@ -118,8 +152,8 @@ func W2_1[A, B, R0 any](s int32, f func(A, B) R0) func(A, B) R0 {
 // W2_1V wraps f to enter call site s when it runs.
 func W2_1V[A, V, R0 any](s int32, f func(A, ...V) R0) func(A, ...V) R0 {
 	return func(a0 A, a1 ...V) R0 {
-		Enter(s)
-		defer exit()
+		begin(s)
+		defer end(s)
 		return f(a0, a1...)
 	}
 }
@@ -127,8 +161,8 @@ func W2_1V[A, V, R0 any](s int32, f func(A, ...V) R0) func(A, ...V) R0 {
 // W2_2 wraps f to enter call site s when it runs.
 func W2_2[A, B, R0, R1 any](s int32, f func(A, B) (R0, R1)) func(A, B) (R0, R1) {
 	return func(a0 A, a1 B) (R0, R1) {
-		Enter(s)
-		defer exit()
+		begin(s)
+		defer end(s)
 		return f(a0, a1)
 	}
 }
@@ -136,8 +170,8 @@ func W2_2[A, B, R0, R1 any](s int32, f func(A, B) (R0, R1)) func(A, B) (R0, R1) 
 // W2_2V wraps f to enter call site s when it runs.
 func W2_2V[A, V, R0, R1 any](s int32, f func(A, ...V) (R0, R1)) func(A, ...V) (R0, R1) {
 	return func(a0 A, a1 ...V) (R0, R1) {
-		Enter(s)
-		defer exit()
+		begin(s)
+		defer end(s)
 		return f(a0, a1...)
 	}
 }
@@ -145,8 +179,8 @@ func W2_2V[A, V, R0, R1 any](s int32, f func(A, ...V) (R0, R1)) func(A, ...V) (R
 // W3_0 wraps f to enter call site s when it runs.
 func W3_0[A, B, C any](s int32, f func(A, B, C)) func(A, B, C) {
 	return func(a0 A, a1 B, a2 C) {
-		Enter(s)
-		defer exit()
+		begin(s)
+		defer end(s)
 		f(a0, a1, a2)
 	}
 }
@@ -154,8 +188,8 @@ func W3_0[A, B, C any](s int32, f func(A, B, C)) func(A, B, C) {
 // W3_0V wraps f to enter call site s when it runs.
 func W3_0V[A, B, V any](s int32, f func(A, B, ...V)) func(A, B, ...V) {
 	return func(a0 A, a1 B, a2 ...V) {
-		Enter(s)
-		defer exit()
+		begin(s)
+		defer end(s)
 		f(a0, a1, a2...)
 	}
 }
@@ -163,8 +197,8 @@ func W3_0V[A, B, V any](s int32, f func(A, B, ...V)) func(A, B, ...V) {
 // W3_1 wraps f to enter call site s when it runs.
 func W3_1[A, B, C, R0 any](s int32, f func(A, B, C) R0) func(A, B, C) R0 {
 	return func(a0 A, a1 B, a2 C) R0 {
-		Enter(s)
-		defer exit()
+		begin(s)
+		defer end(s)
 		return f(a0, a1, a2)
 	}
 }
@@ -172,8 +206,8 @@ func W3_1[A, B, C, R0 any](s int32, f func(A, B, C) R0) func(A, B, C) R0 {
 // W3_1V wraps f to enter call site s when it runs.
 func W3_1V[A, B, V, R0 any](s int32, f func(A, B, ...V) R0) func(A, B, ...V) R0 {
 	return func(a0 A, a1 B, a2 ...V) R0 {
-		Enter(s)
-		defer exit()
+		begin(s)
+		defer end(s)
 		return f(a0, a1, a2...)
 	}
 }
@@ -181,8 +215,8 @@ func W3_1V[A, B, V, R0 any](s int32, f func(A, B, ...V) R0) func(A, B, ...V) R0 
 // W3_2 wraps f to enter call site s when it runs.
 func W3_2[A, B, C, R0, R1 any](s int32, f func(A, B, C) (R0, R1)) func(A, B, C) (R0, R1) {
 	return func(a0 A, a1 B, a2 C) (R0, R1) {
-		Enter(s)
-		defer exit()
+		begin(s)
+		defer end(s)
 		return f(a0, a1, a2)
 	}
 }
@@ -190,8 +224,8 @@ func W3_2[A, B, C, R0, R1 any](s int32, f func(A, B, C) (R0, R1)) func(A, B, C) 
 // W3_2V wraps f to enter call site s when it runs.
 func W3_2V[A, B, V, R0, R1 any](s int32, f func(A, B, ...V) (R0, R1)) func(A, B, ...V) (R0, R1) {
 	return func(a0 A, a1 B, a2 ...V) (R0, R1) {
-		Enter(s)
-		defer exit()
+		begin(s)
+		defer end(s)
 		return f(a0, a1, a2...)
 	}
 }
@@ -199,8 +233,8 @@ func W3_2V[A, B, V, R0, R1 any](s int32, f func(A, B, ...V) (R0, R1)) func(A, B,
 // W4_0 wraps f to enter call site s when it runs.
 func W4_0[A, B, C, D any](s int32, f func(A, B, C, D)) func(A, B, C, D) {
 	return func(a0 A, a1 B, a2 C, a3 D) {
-		Enter(s)
-		defer exit()
+		begin(s)
+		defer end(s)
 		f(a0, a1, a2, a3)
 	}
 }
@@ -208,8 +242,8 @@ func W4_0[A, B, C, D any](s int32, f func(A, B, C, D)) func(A, B, C, D) {
 // W4_0V wraps f to enter call site s when it runs.
 func W4_0V[A, B, C, V any](s int32, f func(A, B, C, ...V)) func(A, B, C, ...V) {
 	return func(a0 A, a1 B, a2 C, a3 ...V) {
-		Enter(s)
-		defer exit()
+		begin(s)
+		defer end(s)
 		f(a0, a1, a2, a3...)
 	}
 }
@@ -217,8 +251,8 @@ func W4_0V[A, B, C, V any](s int32, f func(A, B, C, ...V)) func(A, B, C, ...V) {
 // W4_1 wraps f to enter call site s when it runs.
 func W4_1[A, B, C, D, R0 any](s int32, f func(A, B, C, D) R0) func(A, B, C, D) R0 {
 	return func(a0 A, a1 B, a2 C, a3 D) R0 {
-		Enter(s)
-		defer exit()
+		begin(s)
+		defer end(s)
 		return f(a0, a1, a2, a3)
 	}
 }
@@ -226,8 +260,8 @@ func W4_1[A, B, C, D, R0 any](s int32, f func(A, B, C, D) R0) func(A, B, C, D) R
 // W4_1V wraps f to enter call site s when it runs.
 func W4_1V[A, B, C, V, R0 any](s int32, f func(A, B, C, ...V) R0) func(A, B, C, ...V) R0 {
 	return func(a0 A, a1 B, a2 C, a3 ...V) R0 {
-		Enter(s)
-		defer exit()
+		begin(s)
+		defer end(s)
 		return f(a0, a1, a2, a3...)
 	}
 }
@@ -235,8 +269,8 @@ func W4_1V[A, B, C, V, R0 any](s int32, f func(A, B, C, ...V) R0) func(A, B, C, 
 // W4_2 wraps f to enter call site s when it runs.
 func W4_2[A, B, C, D, R0, R1 any](s int32, f func(A, B, C, D) (R0, R1)) func(A, B, C, D) (R0, R1) {
 	return func(a0 A, a1 B, a2 C, a3 D) (R0, R1) {
-		Enter(s)
-		defer exit()
+		begin(s)
+		defer end(s)
 		return f(a0, a1, a2, a3)
 	}
 }
@@ -244,8 +278,8 @@ func W4_2[A, B, C, D, R0, R1 any](s int32, f func(A, B, C, D) (R0, R1)) func(A, 
 // W4_2V wraps f to enter call site s when it runs.
 func W4_2V[A, B, C, V, R0, R1 any](s int32, f func(A, B, C, ...V) (R0, R1)) func(A, B, C, ...V) (R0, R1) {
 	return func(a0 A, a1 B, a2 C, a3 ...V) (R0, R1) {
-		Enter(s)
-		defer exit()
+		begin(s)
+		defer end(s)
 		return f(a0, a1, a2, a3...)
 	}
 }

@@ -2,7 +2,8 @@
 // panics, exits through os.Exit, log.Fatal or another package's exit
 // helper, loops for ever, blocks in select{} or on a channel nothing can
 // send to, overflows its stack, races on a map, calls runtime.Goexit,
-// panics in a goroutine it started or leaves one waiting for ever.
+// panics in a goroutine it started (a function literal or a method) or
+// leaves one waiting for ever.
 // Its other inputs are ordinary work. A search that drives it must keep
 // its pace: cling's executor survives each of these without stopping.
 package callee
@@ -44,6 +45,8 @@ func Step(mode, n int) int {
 		return await(n)
 	case 12:
 		return abandon(n)
+	case 13:
+		return delegate(n)
 	}
 	if n > 100 {
 		return n - 100
@@ -112,5 +115,26 @@ func await(n int) int {
 func abandon(n int) int {
 	stop := make(chan struct{})
 	go func() { <-stop }()
+	return n
+}
+
+// job is a step run by a method on a goroutine of its own.
+type job struct {
+	n  int
+	wg sync.WaitGroup
+}
+
+// run panics after its deferred Done let the caller stop waiting.
+func (j *job) run() {
+	defer j.wg.Done()
+	panic(fmt.Sprintf("callee: job of step %d failed", j.n))
+}
+
+// delegate runs step n as a job, on a goroutine that starts a method.
+func delegate(n int) int {
+	j := &job{n: n}
+	j.wg.Add(1)
+	go j.run()
+	j.wg.Wait()
 	return n
 }
