@@ -49,29 +49,22 @@ func RuntimeDeps(ctx context.Context, dir string) (map[string]string, error) {
 
 // runtimeImports returns the packages the runtime's files import, sorted.
 func runtimeImports() ([]string, error) {
-	entries, err := runtimeFS.ReadDir("rt")
-	if err != nil {
-		return nil, err
-	}
 	seen := map[string]bool{}
 	fset := token.NewFileSet()
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), "_test.go") {
-			continue
-		}
-		src, err := runtimeFS.ReadFile("rt/" + e.Name())
+	err := eachRuntimeFile(func(name string, src []byte) error {
+		f, err := parser.ParseFile(fset, name, src, parser.ImportsOnly)
 		if err != nil {
-			return nil, err
-		}
-		f, err := parser.ParseFile(fset, e.Name(), src, parser.ImportsOnly)
-		if err != nil {
-			return nil, fmt.Errorf("reading the probe runtime: %w", err)
+			return fmt.Errorf("reading the probe runtime: %w", err)
 		}
 		for _, imp := range f.Imports {
 			if p, err := strconv.Unquote(imp.Path.Value); err == nil {
 				seen[p] = true
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	paths := make([]string, 0, len(seen))
 	for p := range seen {

@@ -239,9 +239,24 @@ func (w *Workspace) RuntimeImport(table []byte) (string, error) {
 		name = fmt.Sprintf("clingprobe_rt%d", i)
 	}
 	w.rtDir = filepath.Join(w.ModRoot, name)
-	entries, err := runtimeFS.ReadDir("rt")
+	err := eachRuntimeFile(func(file string, src []byte) error {
+		if file == "table.go" {
+			src = table
+		}
+		return w.Set(filepath.Join(w.rtDir, file), src)
+	})
 	if err != nil {
 		return "", err
+	}
+	return w.ModPath + "/" + name, nil
+}
+
+// eachRuntimeFile calls f with the name and source of each file of the
+// probe runtime, its tests left out, and stops at the first error.
+func eachRuntimeFile(f func(name string, src []byte) error) error {
+	entries, err := runtimeFS.ReadDir("rt")
+	if err != nil {
+		return err
 	}
 	for _, e := range entries {
 		if strings.HasSuffix(e.Name(), "_test.go") {
@@ -249,16 +264,13 @@ func (w *Workspace) RuntimeImport(table []byte) (string, error) {
 		}
 		src, err := runtimeFS.ReadFile("rt/" + e.Name())
 		if err != nil {
-			return "", err
+			return err
 		}
-		if e.Name() == "table.go" {
-			src = table
-		}
-		if err := w.Set(filepath.Join(w.rtDir, e.Name()), src); err != nil {
-			return "", err
+		if err := f(e.Name(), src); err != nil {
+			return err
 		}
 	}
-	return w.ModPath + "/" + name, nil
+	return nil
 }
 
 // OverlayFile writes the overlay description for the go command and
