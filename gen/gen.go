@@ -123,7 +123,11 @@ type Report struct {
 	TestFile      string  `json:"testFile"`
 	Tests         int     `json:"tests"`
 	Executions    int     `json:"executions"`
-	SearchSeconds float64 `json:"searchSeconds"`
+	// SearchExecutions counts the tests the executor ran during the
+	// search: its evaluations and the runs that confirmed a test before
+	// the archive took it. Executions counts those of the whole run.
+	SearchExecutions int     `json:"searchExecutions"`
+	SearchSeconds    float64 `json:"searchSeconds"`
 	// Dropped lists kept tests removed because they did not compile or
 	// did not pass every verification run.
 	Dropped []string `json:"dropped,omitempty"`
@@ -263,6 +267,9 @@ type Job struct {
 	archive *mosa.Archive
 	stats   *mosa.Stats
 	stages  Stages
+	// searchExecutions is the executor's count of executions when the
+	// search ended.
+	searchExecutions int
 }
 
 // Prepare checks the pair and the output file, builds the cluster, the
@@ -292,6 +299,7 @@ func (g *Job) Search(ctx context.Context) error {
 		return err
 	}
 	g.archive, g.stats = archive, stats
+	g.searchExecutions = g.j.x.Stats().Executions
 	g.stages.Search = since(start)
 	return nil
 }
@@ -318,7 +326,7 @@ func (g *Job) Finish(ctx context.Context) (*Report, error) {
 	}
 	g.stages.Faults = since(start)
 	rep := j.report(g.stats)
-	rep.Stages = g.stages
+	rep.Stages, rep.SearchExecutions = g.stages, g.searchExecutions
 	for _, t := range archive.Tests() {
 		for _, goal := range t.Goals {
 			if j.set == nil || j.set.CBC(goal) {

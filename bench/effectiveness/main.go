@@ -282,15 +282,19 @@ type runRecord struct {
 	// the search archive covered. FileCovered is what the tests of the
 	// written file cover (gen --json "covered"), after minimisation and
 	// verification.
-	Coupled       int      `json:"coupledBranches"`
-	Covered       int      `json:"covered"`
-	CBC           float64  `json:"cbc"`
-	FileCovered   int      `json:"fileCovered"`
-	Tests         int      `json:"tests"`
-	Dropped       []string `json:"dropped,omitempty"`
-	Evaluations   int      `json:"evaluations"`
-	Generations   int      `json:"generations"`
-	SearchSeconds float64  `json:"searchSeconds"`
+	Coupled     int      `json:"coupledBranches"`
+	Covered     int      `json:"covered"`
+	CBC         float64  `json:"cbc"`
+	FileCovered int      `json:"fileCovered"`
+	Tests       int      `json:"tests"`
+	Dropped     []string `json:"dropped,omitempty"`
+	Evaluations int      `json:"evaluations"`
+	// SearchExecutions is what the executor ran during the search: the
+	// evaluations and the runs that confirmed archived tests (gen --json
+	// searchExecutions; 0 before cling reported it).
+	SearchExecutions int     `json:"searchExecutions,omitempty"`
+	Generations      int     `json:"generations"`
+	SearchSeconds    float64 `json:"searchSeconds"`
 	// Statements is the statements of R and E the search's tests executed
 	// (the stats row's statementsExecuted; 0 before cling counted them).
 	Statements int64 `json:"statementsExecuted,omitempty"`
@@ -795,6 +799,7 @@ func (b *bench) gen(ctx context.Context, p *pair, v variant, seed int64, limit s
 			Covered         int            `json:"covered"`
 			TestFile        string         `json:"testFile"`
 			Tests           int            `json:"tests"`
+			Executions      int            `json:"searchExecutions"`
 			Dropped         []string       `json:"dropped"`
 			Criteria        []criterionCov `json:"criteria"`
 		}
@@ -802,6 +807,7 @@ func (b *bench) gen(ctx context.Context, p *pair, v variant, seed int64, limit s
 			rec.Status, rec.Error = "failed", "cannot read the --json output: "+err.Error()
 		}
 		rec.FileCovered, rec.Tests, rec.Dropped, rec.Criteria = rep.Covered, rep.Tests, rep.Dropped, rep.Criteria
+		rec.SearchExecutions = rep.Executions
 		if rel, err := filepath.Rel(m.Dir, rep.TestFile); err == nil && !strings.HasPrefix(rel, "..") {
 			rec.TestPath = filepath.ToSlash(rel)
 		} else if rec.Status == "ok" {

@@ -19,10 +19,12 @@ type varSummary struct {
 	Name string
 	// Covered and File are the coupled branches the search archive and
 	// the written file covered, per successful run; Rate the evaluations
-	// per second of search; Work the statements of R and E the search's
-	// tests executed per second (runs whose stats row counts them).
-	Covered, File, Rate, Work []float64
-	Runs, Failed              int
+	// per second of search; Exec the tests the executor ran per second of
+	// search, confirmation runs included (runs that report them); Work
+	// the statements of R and E the search's tests executed per second
+	// (runs whose stats row counts them).
+	Covered, File, Rate, Exec, Work []float64
+	Runs, Failed                    int
 	// A12 and MW compare the covered counts with the baseline's: Â12 is
 	// the probability that a run of this variant covers more than a run
 	// of the baseline.
@@ -88,6 +90,9 @@ func summarize(p *pair, names []string, baseline string) pairSummary {
 		a.File = append(a.File, float64(r.FileCovered))
 		if r.SearchSeconds > 0 {
 			a.Rate = append(a.Rate, float64(r.Evaluations)/r.SearchSeconds)
+			if r.SearchExecutions > 0 {
+				a.Exec = append(a.Exec, float64(r.SearchExecutions)/r.SearchSeconds)
+			}
 			if r.Statements > 0 {
 				a.Work = append(a.Work, float64(r.Statements)/r.SearchSeconds)
 			}
@@ -399,6 +404,9 @@ func comparison(sums []pairSummary, vs []variant) string {
 	random := randomVariant(vs)
 	fmt.Fprintf(&w, "\n### Search speed\n\n")
 	w.WriteString(speedTable(sums, names, random, "Test executions per second of search", func(a *varSummary) []float64 { return a.Rate }))
+	if t := speedTable(sums, names, random, "Tests the executor ran per second of search: the evaluations and the runs that confirmed archived tests", func(a *varSummary) []float64 { return a.Exec }); t != "" {
+		w.WriteString("\n" + t)
+	}
 	if t := speedTable(sums, names, random, "Statements of R and E the search's tests executed per second of search", func(a *varSummary) []float64 { return a.Work }); t != "" {
 		w.WriteString("\n" + t)
 	}

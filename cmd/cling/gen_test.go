@@ -23,22 +23,25 @@ import (
 )
 
 type genJSON struct {
-	CoupledBranches int           `json:"coupledBranches"`
-	Covered         int           `json:"covered"`
-	CBC             float64       `json:"cbc"`
-	SearchCovered   int           `json:"searchCovered"`
-	TestFile        string        `json:"testFile"`
-	Tests           int           `json:"tests"`
-	Executions      int           `json:"executions"`
-	SearchSeconds   float64       `json:"searchSeconds"`
-	Skipped         []skippedJSON `json:"skipped"`
-	Assertions      string        `json:"assertions"`
-	Dropped         []string      `json:"dropped"`
+	CoupledBranches int     `json:"coupledBranches"`
+	Covered         int     `json:"covered"`
+	CBC             float64 `json:"cbc"`
+	SearchCovered   int     `json:"searchCovered"`
+	TestFile        string  `json:"testFile"`
+	Tests           int     `json:"tests"`
+	Executions      int     `json:"executions"`
+	// SearchExecutions counts the evaluations and the confirmation runs.
+	SearchExecutions int           `json:"searchExecutions"`
+	SearchSeconds    float64       `json:"searchSeconds"`
+	Skipped          []skippedJSON `json:"skipped"`
+	Assertions       string        `json:"assertions"`
+	Dropped          []string      `json:"dropped"`
 	// DroppedAssertions counts the assertions verification took out.
 	DroppedAssertions int `json:"droppedAssertions"`
 	Stats             struct {
-		Algorithm  string `json:"algorithm"`
-		Statements int64  `json:"statementsExecuted"`
+		Algorithm   string `json:"algorithm"`
+		Evaluations int    `json:"evaluations"`
+		Statements  int64  `json:"statementsExecuted"`
 	} `json:"stats"`
 	Executor struct {
 		Environment string `json:"environment"`
@@ -523,13 +526,14 @@ func TestGenNothingCoveredReportsTheSearch(t *testing.T) {
 	const why = "no test to write: the search covered 0 of 2 coupled branches, and no kept test passed verification"
 	assert.Equal(t, "cling: "+why+"\n", r.stderr)
 	var rep struct {
-		CoupledBranches, Covered, Executions int
-		TestFile, Error                      string
+		CoupledBranches, Covered, Executions, SearchExecutions int
+		TestFile, Error                                        string
 	}
 	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep), r.stdout)
 	assert.Equal(t, 2, rep.CoupledBranches)
 	assert.Equal(t, 0, rep.Covered)
 	assert.GreaterOrEqual(t, rep.Executions, 200)
+	assert.Equal(t, 200, rep.SearchExecutions, "the evaluations: a search that covers nothing confirms nothing")
 	assert.Empty(t, rep.TestFile)
 	assert.Equal(t, why, rep.Error)
 	assert.Empty(t, fstree.Diff(before, fixture.Snapshot(t, dir)), "cling changed the module")
@@ -544,6 +548,9 @@ func TestGenListsSkipped(t *testing.T) {
 	dir := fixture.Copy(t, "skips")
 	rep := genRun(t, dir, "--caller", "./r", "--callee", "./e", "--max-evals", "500")
 	assert.Positive(t, rep.Tests)
+	assert.Equal(t, 500, rep.Stats.Evaluations)
+	assert.Greater(t, rep.SearchExecutions, rep.Stats.Evaluations, "covering tests were confirmed")
+	assert.Less(t, rep.SearchExecutions, rep.Executions, "the file's tests ran after the search")
 	require.Len(t, rep.Skipped, 5)
 	assert.Equal(t, skippedJSON{What: "r.Classify", Reason: "parameter 1 (l *r.level): r.level is unexported; cling passes only values of types it can name"}, rep.Skipped[0])
 	r := runCling(t, dir, "gen", "--caller", "./r", "--callee", "./e", "--max-evals", "500")
