@@ -60,6 +60,10 @@ type Config struct {
 	// Gen, when positive, is the total time the gate gives cling gen to
 	// write tests for the affected pairs that miss something in the diff.
 	Gen time.Duration
+	// GenMaxEvals, when positive, also ends each pair's search after that
+	// many evaluations: with GenConfig's seed, a search that its share of
+	// Gen does not cut short writes the same file every time.
+	GenMaxEvals int
 	// GenConfig configures those runs; its Budget is set per pair.
 	GenConfig gen.Config
 	// Progress, if set, hears what the gate is doing, one line at a time;

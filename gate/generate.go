@@ -58,7 +58,7 @@ func (r *run) generate(pairs []*pair) error {
 func (r *run) generatePair(p *pair, budget time.Duration, ownTests *gen.OwnTestRuns) error {
 	cfg := r.cfg.GenConfig
 	cfg.OwnTests = ownTests
-	cfg.Budget = mosa.Budget{Time: budget}
+	cfg.Budget = mosa.Budget{Time: budget, MaxEvals: r.cfg.GenMaxEvals}
 	cfg.Tags = r.cfg.Tags
 	cfg.Workers = r.cfg.Workers
 	p.gen.BudgetSeconds = budget.Seconds()

@@ -43,7 +43,9 @@ mutants on changed lines (with --min-score, all mutants of the pair).
 The thresholds apply to every affected pair; one that is not met, or a
 failing test, makes cling exit with status 1. Without thresholds cling ci only
 reports. --gen BUDGET runs cling gen, sharing BUDGET among the pairs whose
-tests miss something in the diff, writes the files and reports what they add.
+tests miss something in the diff, writes the files and reports what they add;
+--gen-max-evals N also ends each of those searches after N evaluations,
+so that with --seed they write the same files every run.
 --budget bounds the whole run: pairs left without time are reported as
 skipped and not judged.
 
@@ -59,6 +61,7 @@ annotations, and a Markdown report is appended to $GITHUB_STEP_SUMMARY.
 			&cli.Float64Flag{Name: "min-cbc", Usage: "fail when a pair covers less than `F` of all its coupled branches"},
 			&cli.Float64Flag{Name: "min-score", Usage: "fail when the mutation score of all mutants of a pair is below `F`"},
 			&cli.DurationFlag{Name: "gen", Usage: "generate tests for the pairs that miss something, sharing a search time of `BUDGET`"},
+			&cli.IntFlag{Name: "gen-max-evals", Usage: "with --gen, also end each pair's search after `N` evaluations (reproducible with --seed when the time does not run out first)"},
 			&cli.DurationFlag{Name: "budget", Usage: "bound the whole run to `D`; pairs beyond it are skipped"},
 			&cli.Int64Flag{Name: "seed", Value: gen.DefaultConfig().Seed, Usage: "random `SEED` of --gen"},
 			&cli.IntFlag{Name: "workers", Aliases: []string{"j"}, DefaultText: "number of CPUs", Usage: "evaluate mutants and run generated tests in `N` processes"},
@@ -79,8 +82,11 @@ func runCI(c *cli.Context) error {
 	if err := th.Check(); err != nil {
 		return usagef("%v", err)
 	}
-	if c.Duration("gen") < 0 || c.Duration("budget") < 0 || c.Int("max-annotations") < 0 {
-		return usagef("--gen, --budget and --max-annotations must not be negative")
+	if c.Duration("gen") < 0 || c.Duration("budget") < 0 || c.Int("max-annotations") < 0 || c.Int("gen-max-evals") < 0 {
+		return usagef("--gen, --gen-max-evals, --budget and --max-annotations must not be negative")
+	}
+	if c.IsSet("gen-max-evals") && c.Duration("gen") <= 0 {
+		return usagef("--gen-max-evals bounds the searches of --gen: give --gen BUDGET too")
 	}
 	ops, err := mutate.ParseOperators(c.StringSlice("operators"))
 	if err != nil {
@@ -98,7 +104,7 @@ func runCI(c *cli.Context) error {
 		Dir: lc.Dir, Tags: lc.Tags, Patterns: c.Args().Slice(),
 		Base: base, Worktree: !c.Bool("no-worktree"), Thresholds: th,
 		Operators: ops, Workers: c.Int("workers"),
-		Budget: c.Duration("budget"), Gen: c.Duration("gen"), GenConfig: gcfg,
+		Budget: c.Duration("budget"), Gen: c.Duration("gen"), GenMaxEvals: c.Int("gen-max-evals"), GenConfig: gcfg,
 	}
 	if writerIsTerminal(c.App.ErrWriter) {
 		cfg.Progress = func(msg string) { fmt.Fprintf(c.App.ErrWriter, "\r\033[K%s", msg) }

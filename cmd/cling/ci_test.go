@@ -289,7 +289,9 @@ func TestCIGen(t *testing.T) {
 		fixture.Edit(t, dir, "pricing/engine.go", "if best > sub.Cents() {", "if best >= sub.Cents() {")
 	})
 	before := fixture.Snapshot(t, dir)
-	r := runClingEnv(t, dir, ciEnv(), "ci", "--base", "base", "--gen", "10s", "--json")
+	// An evaluation budget, so that what the search finds does not depend
+	// on the machine's speed.
+	r := runClingEnv(t, dir, ciEnv(), "ci", "--base", "base", "--gen", "10m", "--gen-max-evals", "15000", "--json")
 	require.Equal(t, 0, r.code, r.stderr)
 	rep := decodeCI(t, r.stdout)
 	require.Len(t, rep.Pairs, 2)
@@ -343,6 +345,8 @@ func TestCIBadInput(t *testing.T) {
 		{"change does not type-check", typeError, []string{"--base", "base"}, 1, "package example.com/shop/pricing has errors: "},
 		{"threshold out of range", good, []string{"--base", "base", "--min-diff-cbc", "80"}, 2, "--min-diff-cbc must be between 0 and 1 (got 80)"},
 		{"negative budget", good, []string{"--base", "base", "--budget", "-1s"}, 2, "must not be negative"},
+		{"negative evaluations", good, []string{"--base", "base", "--gen", "1s", "--gen-max-evals", "-5"}, 2, "must not be negative"},
+		{"evaluations without gen", good, []string{"--base", "base", "--gen-max-evals", "500"}, 2, "--gen-max-evals bounds the searches of --gen: give --gen BUDGET too"},
 		{"unknown operator", good, []string{"--base", "base", "-o", "bogus"}, 2, `unknown operator "bogus"`},
 	}
 	for _, tc := range cases {
