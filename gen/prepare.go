@@ -105,7 +105,11 @@ func prepare(ctx context.Context, a *couple.Analysis, cfg Config) (*job, error) 
 	}
 	seedConstants(a, j.cluster, cfg.Tags, cfg.Generated)
 	if len(j.cluster.Covering) == 0 {
-		return nil, &Error{Msg: noCoveringFunction(a.Caller.Pkg.Path, j.cluster.Skipped)}
+		var covering []string
+		for _, f := range a.Covering {
+			covering = append(covering, f.Name)
+		}
+		return nil, &Error{Msg: noCoveringFunction(a.Caller.Pkg.Path, j.cluster.Skipped, covering)}
 	}
 	if j.targets, err = targets.Of(a); err != nil {
 		return nil, err
@@ -297,14 +301,25 @@ const shownSkips = 3
 
 // noCoveringFunction says why no covering function of R can be called,
 // in one line: the first few functions skipped, with their reasons, and
-// how many more there are.
-func noCoveringFunction(caller string, skipped []testcase.Skip) string {
+// how many more there are. With none skipped, no covering function is
+// part of R's API as cling sees it (methods of unexported types that
+// R's API never hands out, such as those an exported struct promotes
+// from an embedded field): it names the first few covering functions.
+func noCoveringFunction(caller string, skipped []testcase.Skip, covering []string) string {
 	var why []string
 	for _, s := range skipped[:min(len(skipped), shownSkips)] {
 		why = append(why, s.What+": "+s.Reason)
 	}
 	if more := len(skipped) - shownSkips; more > 0 {
 		why = append(why, fmt.Sprintf("and %d more", more))
+	}
+	if len(skipped) == 0 {
+		names := covering[:min(len(covering), shownSkips)]
+		list := strings.Join(names, ", ")
+		if more := len(covering) - shownSkips; more > 0 {
+			list += fmt.Sprintf(" and %d more", more)
+		}
+		why = append(why, fmt.Sprintf("%s: methods of unexported types that R's API does not hand out (cling does not call methods promoted through an embedded field)", list))
 	}
 	return fmt.Sprintf("cling cannot call any covering function of %s: %s", caller, strings.Join(why, "; "))
 }

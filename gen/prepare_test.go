@@ -57,6 +57,12 @@ func TestNoCoveringFunction(t *testing.T) {
 		{3, "cling cannot call any covering function of ex/r: p.Fa: no value; p.Fb: no value; p.Fc: no value"},
 		{5, "cling cannot call any covering function of ex/r: p.Fa: no value; p.Fb: no value; p.Fc: no value; and 2 more"},
 	} {
-		assert.Equal(t, tc.want, noCoveringFunction("ex/r", skip(tc.skipped)))
+		assert.Equal(t, tc.want, noCoveringFunction("ex/r", skip(tc.skipped), []string{"(*t).M"}))
 	}
+	// None skipped: the covering functions are methods R's API never
+	// hands out a value for.
+	assert.Equal(t, "cling cannot call any covering function of ex/r: (*t).M: methods of unexported types that R's API does not hand out (cling does not call methods promoted through an embedded field)",
+		noCoveringFunction("ex/r", nil, []string{"(*t).M"}))
+	assert.Equal(t, "cling cannot call any covering function of ex/r: (*t).A, (*t).B, (*t).C and 2 more: methods of unexported types that R's API does not hand out (cling does not call methods promoted through an embedded field)",
+		noCoveringFunction("ex/r", nil, []string{"(*t).A", "(*t).B", "(*t).C", "(*t).D", "(*t).E"}))
 }
