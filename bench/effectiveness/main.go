@@ -799,7 +799,7 @@ func (b *bench) gen(ctx context.Context, p *pair, v variant, seed int64, limit s
 			Covered         int            `json:"covered"`
 			TestFile        string         `json:"testFile"`
 			Tests           int            `json:"tests"`
-			Executions      int            `json:"searchExecutions"`
+			SearchExecs     int            `json:"searchExecutions"`
 			Dropped         []string       `json:"dropped"`
 			Criteria        []criterionCov `json:"criteria"`
 		}
@@ -807,7 +807,7 @@ func (b *bench) gen(ctx context.Context, p *pair, v variant, seed int64, limit s
 			rec.Status, rec.Error = "failed", "cannot read the --json output: "+err.Error()
 		}
 		rec.FileCovered, rec.Tests, rec.Dropped, rec.Criteria = rep.Covered, rep.Tests, rep.Dropped, rep.Criteria
-		rec.SearchExecutions = rep.Executions
+		rec.SearchExecutions = rep.SearchExecs
 		if rel, err := filepath.Rel(m.Dir, rep.TestFile); err == nil && !strings.HasPrefix(rel, "..") {
 			rec.TestPath = filepath.ToSlash(rel)
 		} else if rec.Status == "ok" {

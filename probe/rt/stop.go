@@ -127,7 +127,15 @@ func GoRecover() {
 		return
 	}
 	if v := recover(); v != nil {
-		goPanicHook(v)
-		select {}
+		goPanicked(v)
 	}
+}
+
+// goPanicked hands v, the value of a panic that was ending a goroutine R
+// or E started, to the executor, and blocks the goroutine for ever, as
+// if the process had ended there. The caller is the deferred function
+// that recovered v (recover works only there).
+func goPanicked(v any) {
+	goPanicHook(v)
+	select {}
 }

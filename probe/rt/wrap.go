@@ -35,8 +35,7 @@ func end(s int32) {
 	}
 	if s&GoBit != 0 && goPanicHook != nil {
 		if v := recover(); v != nil {
-			goPanicHook(v)
-			select {}
+			goPanicked(v)
 		}
 	}
 }
