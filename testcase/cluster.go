@@ -373,8 +373,9 @@ func NewCluster(a *couple.Analysis, maxDepth int) *Cluster {
 			}
 			// A method of an unexported type is reached through an
 			// exported interface it implements, on values the package's
-			// constructors return as that interface.
-			for _, via := range c.viaInterfaces(fn) {
+			// constructors return as that interface, or on an exported
+			// type that embeds the unexported one.
+			for _, via := range append(c.viaInterfaces(fn), c.viaEmbedding(fn)...) {
 				if c.unbuildableInput(via, 0) == "" {
 					addAPI(via, fn)
 					added = true
@@ -523,6 +524,61 @@ func (c *Cluster) viaInterfaces(fn *types.Func) []*Op {
 		}
 	}
 	return out
+}
+
+// viaEmbedding returns calls of a method of an unexported type of R that
+// an exported type of R embeds, on that type, which Go promotes the method
+// to: go-cache's Cache embeds *cache, and a test calls c.Set on the *Cache
+// that New returns. The receiver is a pointer to the exported type, or the
+// type itself when only values of it can be built.
+func (c *Cluster) viaEmbedding(fn *types.Func) []*Op {
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == nil || fn.Pkg() != c.Caller.Types || nameable(sig.Recv().Type(), c.Caller.Types) {
+		return nil
+	}
+	var out []*Op
+	for _, outer := range promotedInto(fn) {
+		for _, recv := range []types.Type{types.NewPointer(outer), outer} {
+			if !promotes(recv, fn) {
+				continue
+			}
+			psig := types.NewSignatureType(types.NewVar(sig.Recv().Pos(), sig.Recv().Pkg(), sig.Recv().Name(), recv),
+				nil, nil, sig.Params(), sig.Results(), sig.Variadic())
+			if op := c.newCallOp(fn, psig, nil); op != nil && c.unbuildableInput(op, 0) == "" {
+				out = append(out, op)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// promotedInto returns the exported, non-generic named types of fn's
+// package whose pointer's method set holds fn through an embedded field.
+func promotedInto(fn *types.Func) []*types.Named {
+	var out []*types.Named
+	scope := fn.Pkg().Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || !tn.Exported() || tn.IsAlias() {
+			continue
+		}
+		named, ok := tn.Type().(*types.Named)
+		if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
+			continue
+		}
+		if promotes(types.NewPointer(named), fn) {
+			out = append(out, named)
+		}
+	}
+	return out
+}
+
+// promotes reports whether the method set of t holds fn through an
+// embedded field.
+func promotes(t types.Type, fn *types.Func) bool {
+	sel := types.NewMethodSet(t).Lookup(fn.Pkg(), fn.Name())
+	return sel != nil && sel.Obj() == fn && len(sel.Index()) > 1
 }
 
 // OpNamed returns the op of the given name (Op.Name), nil if there is

@@ -120,7 +120,7 @@ func (r *reach) results(sig *types.Signature) {
 // pass every parameter but a variadic one, which can stay empty.
 func (r *reach) canCall(fn *types.Func) bool {
 	sig := fn.Type().(*types.Signature)
-	if recv := sig.Recv(); recv != nil && !r.canGetReceiver(recv.Type()) {
+	if recv := sig.Recv(); recv != nil && !r.canGetReceiver(recv.Type()) && !r.canGetPromoter(fn) {
 		return false
 	}
 	for i := 0; i < sig.Params().Len(); i++ {
@@ -132,6 +132,20 @@ func (r *reach) canCall(fn *types.Func) bool {
 		}
 	}
 	return true
+}
+
+// canGetPromoter reports whether a test can get a value of an exported
+// type of fn's package that fn, a method, is promoted to.
+func (r *reach) canGetPromoter(fn *types.Func) bool {
+	if fn.Pkg() != r.from {
+		return false
+	}
+	for _, outer := range promotedInto(fn) {
+		if r.canGetReceiver(outer) {
+			return true
+		}
+	}
+	return false
 }
 
 // canGetReceiver reports whether a test can get a value to call a method

@@ -551,11 +551,11 @@ func TestGenListsSkipped(t *testing.T) {
 	assert.Equal(t, 500, rep.Stats.Evaluations)
 	assert.Greater(t, rep.SearchExecutions, rep.Stats.Evaluations, "covering tests were confirmed")
 	assert.Less(t, rep.SearchExecutions, rep.Executions, "the file's tests ran after the search")
-	require.Len(t, rep.Skipped, 5)
+	require.Len(t, rep.Skipped, 6)
 	assert.Equal(t, skippedJSON{What: "r.Classify", Reason: "parameter 1 (l *r.level): r.level is unexported; cling passes only values of types it can name"}, rep.Skipped[0])
 	r := runCling(t, dir, "gen", "--caller", "./r", "--callee", "./e", "--max-evals", "500")
 	require.Equal(t, 0, r.code, r.stderr)
-	assert.Contains(t, r.stdout, "skipped 5 of r's exported functions and methods (cling cannot build what they need):\n"+
+	assert.Contains(t, r.stdout, "skipped 6 of r's exported functions and methods (cling cannot build what they need):\n"+
 		"  r.Classify\n      parameter 1 (l *r.level): r.level is unexported; cling passes only values of types it can name\n")
 }
 

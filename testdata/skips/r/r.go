@@ -129,3 +129,34 @@ func (b *Box[T]) Held() int {
 	}
 	return e.F(1)
 }
+
+// Cache is what tests hold: the methods they call on it are those of the
+// unexported cache it embeds, which Go promotes to *Cache.
+type Cache struct{ *cache }
+
+type cache struct{ items map[string]int }
+
+// NewCache returns an empty Cache.
+func NewCache() *Cache { return &Cache{&cache{items: map[string]int{}}} }
+
+// Set stores n under k and classifies it.
+func (c *cache) Set(k string, n int) int {
+	c.items[k] = n
+	return e.F(n)
+}
+
+// Merge adds another cache's items; no test can pass a *cache.
+func (c *cache) Merge(o *cache) {
+	for k, n := range o.items {
+		c.items[k] += n
+	}
+}
+
+// Labels embeds the unexported names by value; a test calls Count on a
+// Labels it writes itself.
+type Labels struct{ names }
+
+type names []string
+
+// Count classifies the number of names.
+func (n names) Count() int { return e.F(len(n)) }
