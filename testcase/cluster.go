@@ -1508,15 +1508,147 @@ func (c *Cluster) constructors(t types.Type) []*Op {
 				continue
 			}
 			sig := fn.Type().(*types.Signature)
+			var targs []types.Type
+			if sig.TypeParams().Len() > 0 {
+				// A generic constructor of a generic type
+				// (NewLRU[K, V](…) *LRU[K, V]), instantiated with the
+				// type arguments t has.
+				if targs = resultTypeArgs(sig, t); targs == nil {
+					continue
+				}
+				inst, err := types.Instantiate(nil, sig, targs, true)
+				if err != nil || needsItself(inst.(*types.Signature), t) {
+					continue
+				}
+				sig = inst.(*types.Signature)
+			}
 			if !producesFirst(sig, t) || printfLike(fn) {
 				continue
 			}
-			if op := c.newCallOp(fn, sig, nil); op != nil {
+			if op := c.newCallOp(fn, sig, targs); op != nil {
 				out = append(out, op)
 			}
 		}
 	}
 	return out
+}
+
+// resultTypeArgs returns the type arguments with which the generic
+// signature sig's first result, a generic named type or a pointer to one
+// (*LRU[K, V]), is t, nil if there are none: each type parameter the
+// result mentions takes the type in its place in t, and one constrained
+// by a type built from the others (S ~[]T) that type with their arguments
+// in place. Other type parameters leave it nil, and so does another kind
+// of result: a function that returns a bare T (Max, errors.AsType) or a
+// []T is a helper, not how a package makes its values.
+func resultTypeArgs(sig *types.Signature, t types.Type) []types.Type {
+	tps := sig.TypeParams()
+	if sig.Results().Len() == 0 {
+		return nil
+	}
+	result := types.Unalias(sig.Results().At(0).Type())
+	if p, ok := result.(*types.Pointer); ok {
+		result = types.Unalias(p.Elem())
+	}
+	if n, ok := result.(*types.Named); !ok || n.TypeArgs().Len() == 0 {
+		return nil
+	}
+	targs := make([]types.Type, tps.Len())
+	if !bindTypeParams(sig.Results().At(0).Type(), t, tps, targs) {
+		return nil
+	}
+	for i, a := range targs {
+		if a != nil {
+			continue
+		}
+		built := builtFromTypeParams(tps.At(i))
+		if built == nil {
+			return nil
+		}
+		if targs[i] = substTypeParams(built, tps, targs); targs[i] == nil {
+			return nil
+		}
+	}
+	return targs
+}
+
+// needsItself reports whether a parameter of sig is t or built from it: a
+// generic function that makes a t from one (First[T any](xs []T) T) is no
+// way to make a t, and the values it asks for grow without end ([]int,
+// [][]int, …).
+func needsItself(sig *types.Signature, t types.Type) bool {
+	var holds func(x types.Type) bool
+	holds = func(x types.Type) bool {
+		if types.Identical(x, t) {
+			return true
+		}
+		found := false
+		forComponents(x, func(c types.Type) { found = found || holds(c) })
+		return found
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		if holds(sig.Params().At(i).Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+// bindTypeParams matches pattern, a type that mentions the type
+// parameters tps, against t, and records in targs the type each of them
+// stands for; it reports whether t has pattern's shape, with the same
+// type wherever a type parameter repeats.
+func bindTypeParams(pattern, t types.Type, tps *types.TypeParamList, targs []types.Type) bool {
+	pattern, t = types.Unalias(pattern), types.Unalias(t)
+	if !mentionsTypeParam(pattern) {
+		return types.Identical(pattern, t)
+	}
+	bind := func(p, x types.Type) bool { return bindTypeParams(p, x, tps, targs) }
+	switch p := pattern.(type) {
+	case *types.TypeParam:
+		for i := 0; i < tps.Len(); i++ {
+			if tps.At(i) != p {
+				continue
+			}
+			if targs[i] == nil {
+				targs[i] = t
+				return true
+			}
+			return types.Identical(targs[i], t)
+		}
+	case *types.Pointer:
+		if x, ok := t.(*types.Pointer); ok {
+			return bind(p.Elem(), x.Elem())
+		}
+	case *types.Slice:
+		if x, ok := t.(*types.Slice); ok {
+			return bind(p.Elem(), x.Elem())
+		}
+	case *types.Array:
+		if x, ok := t.(*types.Array); ok && x.Len() == p.Len() {
+			return bind(p.Elem(), x.Elem())
+		}
+	case *types.Chan:
+		if x, ok := t.(*types.Chan); ok && x.Dir() == p.Dir() {
+			return bind(p.Elem(), x.Elem())
+		}
+	case *types.Map:
+		if x, ok := t.(*types.Map); ok {
+			return bind(p.Key(), x.Key()) && bind(p.Elem(), x.Elem())
+		}
+	case *types.Named:
+		x, ok := t.(*types.Named)
+		if !ok || x.Origin().Obj() != p.Origin().Obj() || x.TypeArgs().Len() != p.TypeArgs().Len() {
+			return false
+		}
+		for i := 0; i < p.TypeArgs().Len(); i++ {
+			if !bind(p.TypeArgs().At(i), x.TypeArgs().At(i)) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // methodProducers lists the exported methods of the named types of the

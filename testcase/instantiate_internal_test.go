@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -70,4 +71,81 @@ func Two[T any, S ~[]T | ~[2]T](S)                 {}
 			assert.NoError(t, err, "the built type satisfies the constraint")
 		})
 	}
+}
+
+// A generic constructor makes a value of an instantiated type with the
+// type arguments the type has, wherever they stand in its result; a type
+// parameter the result does not mention is derived from the others when
+// its constraint is built from them, and leaves no instantiation
+// otherwise. Only a generic named type, or a pointer to one, is made so.
+func TestResultTypeArgs(t *testing.T) {
+	const src = `package p
+
+type Box[T any] struct{}
+type Pair[A, B any] struct{}
+
+func NewBox[T any]() *Box[T]                    { return nil }
+func NewPair[A, B any]() (Pair[B, A], error)     { return Pair[B, A]{}, nil }
+func Same[T any]() Pair[T, T]                     { return Pair[T, T]{} }
+func Hidden[T, U any]() *Box[T]                   { return nil }
+func Index[T any, S ~[]T]() *Pair[string, T]      { return nil }
+func Elems[T any]() []T                           { return nil }
+func Max[T int | string](a, b T) T                { return a }
+func Unwrap[T any](b Box[Box[T]]) Box[T]          { return Box[T]{} }
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	require.NoError(t, err)
+	pkg, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{f}, nil)
+	require.NoError(t, err)
+	inst := func(name string, args ...types.Type) types.Type {
+		named, err := types.Instantiate(nil, pkg.Scope().Lookup(name).Type(), args, true)
+		require.NoError(t, err)
+		return named
+	}
+	integer, str := types.Typ[types.Int], types.Typ[types.String]
+	for _, tc := range []struct {
+		fn   string
+		t    types.Type
+		want string // the type arguments; "" for none
+	}{
+		{"NewBox", types.NewPointer(inst("Box", integer)), "[int]"},
+		{"NewBox", inst("Box", integer), ""},
+		{"NewBox", types.NewPointer(inst("Pair", integer, integer)), ""},
+		{"NewPair", inst("Pair", str, integer), "[int string]"},
+		{"Same", inst("Pair", integer, integer), "[int]"},
+		{"Same", inst("Pair", integer, str), ""},
+		{"Hidden", types.NewPointer(inst("Box", integer)), ""},
+		{"Index", types.NewPointer(inst("Pair", str, integer)), "[int []int]"},
+		{"Index", types.NewPointer(inst("Pair", integer, integer)), ""},
+		{"Elems", types.NewSlice(types.Typ[types.Bool]), ""},
+		{"Max", integer, ""},
+	} {
+		t.Run(tc.fn+" "+tc.t.String(), func(t *testing.T) {
+			sig := pkg.Scope().Lookup(tc.fn).Type().(*types.Signature)
+			targs := resultTypeArgs(sig, tc.t)
+			if tc.want == "" {
+				assert.Nil(t, targs)
+				return
+			}
+			require.NotNil(t, targs)
+			var got []string
+			for _, a := range targs {
+				got = append(got, types.TypeString(a, nil))
+			}
+			assert.Equal(t, tc.want, "["+strings.Join(got, " ")+"]")
+		})
+	}
+	// Unwrap makes a Box[int] from a Box[Box[int]], which it would make
+	// from a Box[Box[Box[int]]]: no way to make one.
+	box := inst("Box", integer)
+	unwrap := pkg.Scope().Lookup("Unwrap").Type()
+	targs := resultTypeArgs(unwrap.(*types.Signature), box)
+	require.Equal(t, []types.Type{integer}, targs)
+	sig, err := types.Instantiate(nil, unwrap, targs, true)
+	require.NoError(t, err)
+	assert.True(t, needsItself(sig.(*types.Signature), box))
+	newBox, err := types.Instantiate(nil, pkg.Scope().Lookup("NewBox").Type(), targs, true)
+	require.NoError(t, err)
+	assert.False(t, needsItself(newBox.(*types.Signature), types.NewPointer(box)))
 }

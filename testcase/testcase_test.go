@@ -3,6 +3,7 @@ package testcase_test
 import (
 	"go/types"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -160,7 +161,7 @@ func TestClusterDeclaredTypeArgument(t *testing.T) {
 // on Box[int] and Box[string]. The methods of the unexported cache and
 // names are called on the exported Cache and Labels that embed them, Go's
 // promoted methods; (*cache).Merge, whose parameter no test can name, is
-// listed.
+// listed. A Ring[int] comes from NewRing[int].
 func TestClusterSkipped(t *testing.T) {
 	c := cluster(t, "skips", "./r", "./e")
 	assert.Equal(t, []testcase.Skip{
@@ -172,9 +173,12 @@ func TestClusterSkipped(t *testing.T) {
 		{What: "(*r.counter).Merge", Reason: "parameter 1 (o *r.counter): r.counter is unexported; cling passes only values of types it can name"},
 	}, c.Skipped)
 	assert.Equal(t, []string{"(*r.Box[int]).Held", "(*r.Box[int]).Put", "(*r.Box[string]).Held", "(*r.Box[string]).Put",
-		"(*r.Cache).Set", "(*r.Labels).Count",
+		"(*r.Cache).Set", "(*r.Labels).Count", "(*r.Ring[int]).Push", "(*r.Ring[string]).Push",
 		"(*r.counter).Add", "(*r.counter).Snapshot", "(*r.hidden).Do", "(r.Greeter).Greet", "(r.Outer).Inner",
-		"(r.state).Sign", "r.NewCache", "r.NewCounter", "r.NewGreeter", "r.Plain"}, names(c.API), "the methods of a generic type, on two instantiations")
+		"(r.state).Sign", "r.NewCache", "r.NewCounter", "r.NewGreeter", "r.NewRing[int]", "r.NewRing[string]", "r.Plain"}, names(c.API), "the methods of a generic type, on two instantiations")
+	ring := c.API[slices.IndexFunc(c.API, func(op *testcase.Op) bool { return op.Name == "(*r.Ring[int]).Push" })].Params[0]
+	assert.Equal(t, []string{"&{} r.Ring[int]", "nil *r.Ring[int]", "r.NewRing[int]"}, names(c.Producers(ring)),
+		"the generic constructor, instantiated with the ring's type argument")
 }
 
 // Random tests always call a covering function; mutation keeps tests

@@ -160,3 +160,22 @@ type names []string
 
 // Count classifies the number of names.
 func (n names) Count() int { return e.F(len(n)) }
+
+// Ring holds the last values pushed. Its zero value has no room: a test
+// calls Push on the ring the generic NewRing returns.
+type Ring[T any] struct {
+	items []T
+	next  int
+}
+
+// NewRing returns a ring of n values, at least one.
+func NewRing[T any](n int) *Ring[T] {
+	return &Ring[T]{items: make([]T, max(n, 1))}
+}
+
+// Push stores v and classifies where the next value goes.
+func (r *Ring[T]) Push(v T) int {
+	r.items[r.next] = v
+	r.next = (r.next + 1) % len(r.items)
+	return e.F(r.next)
+}
