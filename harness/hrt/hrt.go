@@ -1052,7 +1052,7 @@ wait:
 		if late.goPanic {
 			// Every statement ran: the last one is where it happened.
 			res.status, res.stmt, res.message, res.frame, res.stack = statusGoPanic, max(int(res.done.Load())-1, 0), late.message, late.frame, late.stack
-			res.leak, res.leakCut = "", false
+			res.leak, res.leakCut, res.settle = "", false, 0
 			s.leaked++
 			return res
 		}
@@ -1516,7 +1516,8 @@ const testLabel = "cling_test"
 // test started goroutines) the count settling is not enough: another
 // goroutine's end may hide one of the test's, so the labels decide, up
 // to grace. With no leak, it also returns how long the goroutines took to
-// end.
+// end; 0 when a goroutine reported an exit or a panic, which ends the test
+// and blocks that goroutine for ever.
 func (s *server) leakedStack(want int, label string, started bool, grace time.Duration) (string, time.Duration) {
 	start := time.Now()
 	// The test's own goroutine may be on its way out.
@@ -1536,7 +1537,12 @@ func (s *server) leakedStack(want int, label string, started bool, grace time.Du
 	for runtime.NumGoroutine() > want && time.Now().Before(deadline) && !reported() {
 		nap()
 	}
-	if (runtime.NumGoroutine() <= want && !started) || reported() {
+	if reported() {
+		// The goroutine blocks for ever: how long it took to report is
+		// no time for goroutines to end in.
+		return "", 0
+	}
+	if runtime.NumGoroutine() <= want && !started {
 		return "", time.Since(start)
 	}
 	for {
@@ -1544,8 +1550,11 @@ func (s *server) leakedStack(want int, label string, started bool, grace time.Du
 		if err := pprof.Lookup("goroutine").WriteTo(&s.profile, 1); err != nil {
 			return "", 0
 		}
+		if reported() {
+			return "", 0
+		}
 		stack := labelledStack(s.profile.String(), label, s.cfg.Packages)
-		if stack == "" || reported() {
+		if stack == "" {
 			return "", time.Since(start)
 		}
 		if !time.Now().Before(deadline) {

@@ -70,3 +70,26 @@ func TestLeakedStackAtAShorterGrace(t *testing.T) {
 		t.Errorf("ended: got %q and %v, want no leak and a positive time", got, settle)
 	}
 }
+
+// A goroutine that reported its panic or exit blocks for ever and ends
+// the test: no leak, and no time for goroutines to end in, which would
+// otherwise teach the search's grace how long a report took.
+func TestLeakedStackAfterAReport(t *testing.T) {
+	s := &server{cfg: Config{Packages: []string{"github.com/cling-go/cling/harness/hrt"}}, exits: make(chan exitRequest, 1)}
+	want := runtime.NumGoroutine()
+	release := make(chan struct{})
+	defer close(release)
+	pprof.Do(context.Background(), pprof.Labels(testLabel, "t4"), func(context.Context) {
+		go func() {
+			s.exits <- exitRequest{goPanic: true, message: "panic: boom"}
+			leakingHelper(release)
+		}()
+	})
+	for len(s.exits) == 0 {
+		runtime.Gosched()
+	}
+	got, settle := s.leakedStack(want, "t4", true, leakGrace)
+	if got != "" || settle != 0 {
+		t.Errorf("got %q and %v, want no leak and 0", got, settle)
+	}
+}
