@@ -29,6 +29,11 @@ const (
 	// profile, a few sleeps), which does not grow with a test's work.
 	leakCutFloor  = 2 * time.Millisecond
 	leakCutFactor = 3
+	// leakedCut is the grace of Explore once minSamples tests left
+	// goroutines running and fewer ended theirs: code whose goroutines
+	// never end (a ticker loop its package never stops) would otherwise
+	// cost each test the full grace.
+	leakedCut = 10 * time.Millisecond
 )
 
 // histogram counts run times in buckets of a quarter of a binary order of
@@ -137,6 +142,9 @@ func (b *blockCounts) stepCut() uint64 {
 type runTimes struct {
 	run, cpu, settle histogram
 	blocks           blockCounts
+	// leaks counts the tests that left a goroutine running past the
+	// grace they were given.
+	leaks int
 }
 
 func (r *runTimes) add(run, cpu time.Duration) {
@@ -154,11 +162,18 @@ func (r *runTimes) limits(floor, timeout time.Duration) (run, cpu time.Duration)
 // leakCut returns the adaptive grace of Explore for the goroutines a test
 // started: leakCutFactor times the 99th percentile of how long they took
 // to end in the tests whose goroutines did, once minSamples of those
-// ended (before, 0: the executor's full grace), never below leakCutFloor.
+// ended, never below leakCutFloor. Before, the executor's full grace (0),
+// unless minSamples tests left goroutines running: then leakedCut, or the
+// same multiple of how long those that did end took, if longer.
 // Executor.Explore's doc says what a leak judged at it means.
 func (r *runTimes) leakCut() time.Duration {
-	if r.settle.total < minSamples {
-		return 0
+	switch {
+	case r.settle.total >= minSamples:
+		return max(leakCutFactor*r.settle.percentile(0.99), leakCutFloor)
+	case r.leaks >= minSamples && r.settle.total > 0:
+		return max(leakCutFactor*r.settle.percentile(0.99), leakedCut)
+	case r.leaks >= minSamples:
+		return leakedCut
 	}
-	return max(leakCutFactor*r.settle.percentile(0.99), leakCutFloor)
+	return 0
 }

@@ -81,6 +81,27 @@ func TestAdaptiveLeakCut(t *testing.T) {
 	assert.Equal(t, 3*3072*time.Microsecond, r.leakCut())
 }
 
+// Where tests leave goroutines running and few end theirs, the grace is
+// 10 ms once 32 tests leaked, or three times the 99th percentile of the
+// few that ended, if longer; 32 that ended decide as before.
+func TestAdaptiveLeakCutWhenGoroutinesNeverEnd(t *testing.T) {
+	var r runTimes
+	r.leaks = minSamples - 1
+	assert.Equal(t, time.Duration(0), r.leakCut(), "too few leaks")
+	r.leaks++
+	assert.Equal(t, leakedCut, r.leakCut())
+	r.settle.add(5 * time.Millisecond) // bucket [4096, 5120) µs
+	assert.Equal(t, 3*5120*time.Microsecond, r.leakCut(), "the goroutines that ended took long")
+	for i := 0; i < minSamples-1; i++ {
+		r.settle.add(100 * time.Microsecond)
+	}
+	assert.Equal(t, 3*5120*time.Microsecond, r.leakCut(), "the 99th percentile of 32")
+	for i := 0; i < 100; i++ {
+		r.settle.add(100 * time.Microsecond)
+	}
+	assert.Equal(t, leakCutFloor, r.leakCut(), "132 samples: the slowest is past the 99th percentile, and the floor is 2 ms")
+}
+
 // The step cut is 8 blocks until 32 tests have ended, then ten times the
 // 99th percentile of their blocks, never below 8 blocks.
 func TestAdaptiveStepCut(t *testing.T) {

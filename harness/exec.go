@@ -271,7 +271,8 @@ func (x *Executor) Run(ctx context.Context, tests []*testcase.Test, observe bool
 // then depends on timing, as results under a time budget do anyway.
 // Likewise the goroutines a test started get, to end after it, a small
 // multiple of how long they took in the tests whose goroutines ended (at
-// least 2 ms; the full grace until 32 such tests have run): a test whose
+// least 2 ms; the full grace until 32 such tests have run, or 10 ms once
+// 32 tests left goroutines running and fewer ended theirs): a test whose
 // goroutines outlive that is reported as a leak with LeakCut set, which a
 // run with the full grace may not confirm. With Options.Reproducible,
 // Explore is Run without observations, but for a step cut that does not
@@ -374,6 +375,9 @@ func (x *Executor) run(ctx context.Context, tests []*testcase.Test, req request)
 		}
 		if r.settle > 0 {
 			x.times.settle.add(r.settle)
+		}
+		if r.Leak != "" {
+			x.times.leaks++
 		}
 		if r.LeakCut {
 			x.stats.LeakCuts++
