@@ -130,6 +130,10 @@ type Stats struct {
 	// workers: per execution, what a test cost to run, where the search's
 	// own time between batches (the workers idle) is not counted.
 	BusySeconds float64 `json:"workerBusySeconds"`
+	// BatchSeconds is the wall time the executor spent on batches, from
+	// the call of Run or Explore to its return: what the caller waited,
+	// so that its own time is the rest.
+	BatchSeconds float64 `json:"batchSeconds"`
 	// Environment is what the executor was built as, and PlainReason why
 	// it is not the caller's test binary (see Executable).
 	Environment Environment `json:"environment"`
@@ -315,6 +319,7 @@ func (x *Executor) run(ctx context.Context, tests []*testcase.Test, req request)
 		req.leakCut = x.times.leakCut()
 	}
 	x.mu.Unlock()
+	batchStart := time.Now()
 	var wg sync.WaitGroup
 	errs := make([]error, n)
 	busy := make([]time.Duration, n)
@@ -364,6 +369,7 @@ func (x *Executor) run(ctx context.Context, tests []*testcase.Test, req request)
 	}
 	x.perTest = (x.perTest + total/time.Duration(len(tests))) / 2
 	x.stats.BusySeconds += total.Seconds()
+	x.stats.BatchSeconds += time.Since(batchStart).Seconds()
 	for _, r := range results {
 		x.stats.Executions++
 		switch r.Status {
