@@ -108,3 +108,23 @@ Goroutine 8 (running) created at:
 		{Func: "example.com/m/r.(*Catalog).Recount", File: "/m/r/r.go", Line: 96},
 	}, fault.ParseRaceReport(report))
 }
+
+// A closure and the body of a range over a function are named after the
+// function they belong to.
+func TestBareName(t *testing.T) {
+	for in, want := range map[string]string{
+		"example.com/m/cty.Get":                           "Get",
+		"example.com/m/cty.(*Set).Add":                    "Add",
+		"example.com/m/cty.Get.func1":                     "Get",
+		"example.com/m/cty.Get.func1.2":                   "Get",
+		"example.com/m/cty.Get.gowrap1":                   "Get",
+		"example.com/m/cty.UnknownValWithMarks-range1":    "UnknownValWithMarks",
+		"example.com/m/cty.Walk-range1-range2":            "Walk",
+		"example.com/m/cty.Walk-range1.func3":             "Walk",
+		"example.com/m/cty.(*Value).Elems-range2.func1.1": "Elems",
+		"example.com/m-range1/cty.Get":                    "Get",
+		"example.com/m/cty.Strange-rangeX":                "Strange-rangeX",
+	} {
+		assert.Equal(t, want, fault.BareName(in), in)
+	}
+}

@@ -107,6 +107,46 @@ func (l *Locator) Innermost(frames []Frame) (Frame, bool) {
 	return Frame{}, false
 }
 
+// Recursion returns, for the stack of a goroutine that ran out of stack,
+// the innermost frame of the function of the module's code that recurs
+// most often in it (closures counted as the function they belong to;
+// ties to the one whose innermost frame is outermost, the entry of the
+// cycle), and the index of its outermost frame: where the stack ran out
+// within the cycle varies from run to run, so that the innermost frame
+// (a function the cycle calls, at any of its lines) would make one
+// runaway recursion many faults. With no function of the module's code
+// recurring it is Innermost, and the index -1.
+func (l *Locator) Recursion(frames []Frame) (fr Frame, outer int, ok bool) {
+	count := map[string]int{}
+	first := map[string]int{}
+	last := map[string]int{}
+	for i, f := range frames {
+		if !l.InModule(f.Func) {
+			continue
+		}
+		fn := enclosing(f.Func)
+		if count[fn] == 0 {
+			first[fn] = i
+		}
+		count[fn]++
+		last[fn] = i
+	}
+	best := ""
+	for fn, n := range count {
+		if n < 2 {
+			continue
+		}
+		if best == "" || n > count[best] || n == count[best] && first[fn] > first[best] {
+			best = fn
+		}
+	}
+	if best == "" {
+		fr, ok = l.Innermost(frames)
+		return fr, -1, ok
+	}
+	return frames[first[best]], last[best], true
+}
+
 // Site returns the call site of R a stack went through: the innermost
 // frame of R on the line of one of its call sites (the one whose callee
 // the next frame inward runs, if several share the line). For the stack
@@ -190,9 +230,11 @@ func RuntimeName(f *ssa.Function) string {
 }
 
 // enclosing is the function a closure (F.func1, F.func1.2, F.gowrap1)
+// or the body of a range over a function (F-range1, F-range1-range2)
 // belongs to, by runtime names; other functions are their own.
 func enclosing(fn string) string {
 	for {
+		fn = trimRangeBodies(fn)
 		dot := strings.LastIndexByte(fn, '.')
 		if dot < 0 || dot < strings.LastIndexByte(fn, '/') {
 			return fn
@@ -202,6 +244,21 @@ func enclosing(fn string) string {
 			return fn
 		}
 		fn = fn[:dot]
+	}
+}
+
+// trimRangeBodies strips the suffixes -rangeN that the compiler gives
+// the bodies of loops that range over functions.
+func trimRangeBodies(fn string) string {
+	for {
+		i := strings.LastIndex(fn, "-range")
+		if i < 0 || i < strings.LastIndexByte(fn, '.') {
+			return fn
+		}
+		if _, err := strconv.Atoi(fn[i+len("-range"):]); err != nil {
+			return fn
+		}
+		fn = fn[:i]
 	}
 }
 

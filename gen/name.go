@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/cling-go/cling/couple"
 	"github.com/cling-go/cling/emit"
@@ -125,12 +127,19 @@ func lineOf(id string) string {
 // parentheses, stars, dollars, brackets, commas and spaces, and with an
 // upper-case first letter; X if nothing is left.
 func exportName(s string) string {
-	s = strings.Trim(s, "()*$")
-	s = strings.NewReplacer("(", "", ")", "", "*", "", "$", "", "[", "", "]", "", ",", "", " ", "").Replace(s)
-	if s == "" {
-		return "X"
+	// Only letters, digits and underscores make an identifier: a runtime
+	// name can hold others (a range-over-func body is F-range1).
+	s = strings.Map(func(r rune) rune {
+		if r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return r
+		}
+		return -1
+	}, s)
+	if s == "" || unicode.IsDigit([]rune(s)[0]) {
+		return "X" + s
 	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	r, size := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[size:]
 }
 
 // sortNamed orders tests by their first goal, those that change

@@ -86,6 +86,10 @@ func TestExportName(t *testing.T) {
 		"parse$1":   "Parse1",
 		"Map[K, V]": "MapKV",
 		"()*$":      "X",
+		// The body of a range over a function, by its runtime name.
+		"UnknownValWithNestedMarks-range1": "UnknownValWithNestedMarksrange1",
+		"größe":                            "Größe",
+		"1st":                              "X1st",
 	} {
 		assert.Equal(t, want, exportName(in), in)
 	}
