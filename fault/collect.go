@@ -34,7 +34,8 @@ type Fault struct {
 
 // Key identifies a fault: its kind, the place in the module's code (the
 // innermost frame's file:line; for a hang, its function, since the line a
-// loop is at when it is stopped varies) and the call site.
+// loop is at when it is stopped varies; for a stack overflow, the
+// function that recurs, see Locator.Recursion) and the call site.
 type Key struct {
 	Kind  Kind
 	Where string
@@ -46,7 +47,7 @@ func (f *Fault) Key() Key { return keyOf(f.Kind, f.Frame, f.Site) }
 
 func keyOf(k Kind, fr Frame, s *couple.CallSite) Key {
 	where := fr.Pos()
-	if k.Hangs() {
+	if k.Hangs() || k == StackOverflow {
 		where = enclosing(fr.Func)
 	}
 	site := -1
@@ -166,12 +167,20 @@ func (col *Collector) Describe(t *testcase.Test, r harness.Result, k Kind) *Faul
 	}
 	frames := ParseStack(stack)
 	fr, ok := col.loc.Innermost(frames)
+	// The call site of a runaway recursion is the one that entered it:
+	// the frames outward of its outermost one (see Locator.Recursion).
+	entry := frames
+	if k == StackOverflow {
+		var outer int
+		fr, outer, ok = col.loc.Recursion(frames)
+		entry = frames[outer+1:]
+	}
 	if !ok {
 		return nil
 	}
 	// A leak's stack is the leaked goroutine's, and a crash's traceback
 	// may be of any goroutine; the others are the test's own goroutine.
-	site := col.loc.Site(frames, k == Leak || k.Fatal())
+	site := col.loc.Site(entry, k == Leak || k.Fatal())
 	if k.Hangs() && site == nil {
 		return nil
 	}

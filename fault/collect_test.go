@@ -286,3 +286,43 @@ func TestMisusedLiteralOfAnotherPackage(t *testing.T) {
 	assert.Equal(t, "argument 1 of caller.Read is built from a value of io.LimitedReader whose field R the test left nil", fault.Misused(c, test(limited), 2, fault.NilDereference, "", "", nil))
 	assert.Equal(t, "", fault.Misused(c, test(own), 2, fault.NilDereference, "", "", nil))
 }
+
+// A stack overflow is one fault per recursion, whatever function the
+// stack ran out in: the function that recurs most (closures and range
+// bodies counted as theirs) names it, the call site that entered it is
+// its site, and two runs that ran out at different places are the same
+// fault.
+func TestStackOverflowIsTheRecursion(t *testing.T) {
+	p := setup(t)
+	s := testscript.New(t, p.c)
+	test := s.Test(testscript.Call("catalog.Difficulty", 0))
+	overflow := func(stack string) harness.Result {
+		return harness.Result{Status: harness.Crashed, Message: "fatal error: stack overflow", Stmt: -1, Stack: stack}
+	}
+	const m = "example.com/faults/store."
+	cycle := m + "(*Index).Add /m/store/store.go:60\n" +
+		m + "(*Index).Bump.func1 /m/store/store.go:71\n" +
+		m + "(*Index).Add /m/store/store.go:62\n" +
+		m + "(*Index).Bump-range1 /m/store/store.go:72\n" +
+		m + "(*Index).Add /m/store/store.go:62\n" +
+		m + "(*Index).Bump /m/store/store.go:70\n" +
+		"example.com/faults/catalog.(*Catalog).Feature " + p.a.Prog.Fset.Position(p.site(t, 69).Pos).Filename + ":69\n"
+	col := fault.NewCollector(p.a, p.c)
+	inLeaf := col.Describe(test, overflow(m+"NewIndex /m/store/store.go:56\n"+cycle), fault.StackOverflow)
+	inCycle := col.Describe(test, overflow(cycle), fault.StackOverflow)
+	require.NotNil(t, inLeaf)
+	require.NotNil(t, inCycle)
+	// Add and Bump recur three times each; Bump's innermost frame is
+	// outermost, the cycle's entry.
+	assert.Equal(t, fault.Frame{Func: m + "(*Index).Bump.func1", File: "/m/store/store.go", Line: 71}, inLeaf.Frame)
+	assert.Equal(t, inLeaf.Key(), inCycle.Key())
+	assert.Equal(t, m+"(*Index).Bump", inLeaf.Key().Where)
+	// The call site is the one that entered the recursion, not one of
+	// the calls inside it.
+	assert.Equal(t, p.site(t, 69), inLeaf.Site)
+
+	// Without a function that recurs it is the innermost frame, by line.
+	once := col.Describe(test, overflow(m+"NewIndex /m/store/store.go:56\n"+m+"Steps /m/store/store.go:85\n"), fault.StackOverflow)
+	require.NotNil(t, once)
+	assert.Equal(t, m+"NewIndex", once.Frame.Func)
+}
