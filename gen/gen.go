@@ -128,6 +128,11 @@ type Report struct {
 	// the archive took it. Executions counts those of the whole run.
 	SearchExecutions int     `json:"searchExecutions"`
 	SearchSeconds    float64 `json:"searchSeconds"`
+	// SearchBatchSeconds is the wall time the search waited for the
+	// executor's batches (harness.Stats.BatchSeconds when it ended):
+	// SearchSeconds less it is the search's own time (breeding, ranking,
+	// computing objectives), when no test runs.
+	SearchBatchSeconds float64 `json:"searchBatchSeconds"`
 	// Dropped lists kept tests removed because they did not compile or
 	// did not pass every verification run.
 	Dropped []string `json:"dropped,omitempty"`
@@ -267,9 +272,10 @@ type Job struct {
 	archive *mosa.Archive
 	stats   *mosa.Stats
 	stages  Stages
-	// searchExecutions is the executor's count of executions when the
-	// search ended.
-	searchExecutions int
+	// searchExecutions and searchBatchSeconds are the executor's count
+	// of executions and its batches' wall time when the search ended.
+	searchExecutions   int
+	searchBatchSeconds float64
 }
 
 // Prepare checks the pair and the output file, builds the cluster, the
@@ -299,7 +305,8 @@ func (g *Job) Search(ctx context.Context) error {
 		return err
 	}
 	g.archive, g.stats = archive, stats
-	g.searchExecutions = g.j.x.Stats().Executions
+	xs := g.j.x.Stats()
+	g.searchExecutions, g.searchBatchSeconds = xs.Executions, xs.BatchSeconds
 	g.stages.Search = since(start)
 	return nil
 }
@@ -326,7 +333,7 @@ func (g *Job) Finish(ctx context.Context) (*Report, error) {
 	}
 	g.stages.Faults = since(start)
 	rep := j.report(g.stats)
-	rep.Stages, rep.SearchExecutions = g.stages, g.searchExecutions
+	rep.Stages, rep.SearchExecutions, rep.SearchBatchSeconds = g.stages, g.searchExecutions, g.searchBatchSeconds
 	for _, t := range archive.Tests() {
 		for _, goal := range t.Goals {
 			if j.set == nil || j.set.CBC(goal) {

@@ -31,11 +31,13 @@ type genJSON struct {
 	Tests           int     `json:"tests"`
 	Executions      int     `json:"executions"`
 	// SearchExecutions counts the evaluations and the confirmation runs.
-	SearchExecutions int           `json:"searchExecutions"`
-	SearchSeconds    float64       `json:"searchSeconds"`
-	Skipped          []skippedJSON `json:"skipped"`
-	Assertions       string        `json:"assertions"`
-	Dropped          []string      `json:"dropped"`
+	SearchExecutions int     `json:"searchExecutions"`
+	SearchSeconds    float64 `json:"searchSeconds"`
+	// SearchBatchSeconds is the part of the search spent in batches.
+	SearchBatchSeconds float64       `json:"searchBatchSeconds"`
+	Skipped            []skippedJSON `json:"skipped"`
+	Assertions         string        `json:"assertions"`
+	Dropped            []string      `json:"dropped"`
 	// DroppedAssertions counts the assertions verification took out.
 	DroppedAssertions int `json:"droppedAssertions"`
 	Stats             struct {
@@ -551,6 +553,8 @@ func TestGenListsSkipped(t *testing.T) {
 	assert.Equal(t, 500, rep.Stats.Evaluations)
 	assert.Greater(t, rep.SearchExecutions, rep.Stats.Evaluations, "covering tests were confirmed")
 	assert.Less(t, rep.SearchExecutions, rep.Executions, "the file's tests ran after the search")
+	assert.Positive(t, rep.SearchBatchSeconds)
+	assert.LessOrEqual(t, rep.SearchBatchSeconds, rep.SearchSeconds, "the search waited on batches for part of its time")
 	require.Len(t, rep.Skipped, 6)
 	assert.Equal(t, skippedJSON{What: "r.Classify", Reason: "parameter 1 (l *r.level): r.level is unexported; cling passes only values of types it can name"}, rep.Skipped[0])
 	r := runCling(t, dir, "gen", "--caller", "./r", "--callee", "./e", "--max-evals", "500")
