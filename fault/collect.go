@@ -30,15 +30,11 @@ type Fault struct {
 	Result harness.Result
 	// Seen counts the executions that showed it.
 	Seen int
-	// place is the key's place where it is not the innermost frame's
-	// (see Key): for a hang, the function called at Site.
-	place string
 }
 
 // Key identifies a fault: its kind, the place in the module's code (the
-// innermost frame's file:line; for a hang, the function R called at the
-// call site, since where a loop is when it is stopped varies, down to
-// the function it calls at that moment; for a stack overflow, the
+// innermost frame's file:line; for a hang, its function, since the line a
+// loop is at when it is stopped varies; for a stack overflow, the
 // function that recurs, see Locator.Recursion) and the call site.
 type Key struct {
 	Kind  Kind
@@ -47,13 +43,7 @@ type Key struct {
 }
 
 // Key returns the fault's key.
-func (f *Fault) Key() Key {
-	k := keyOf(f.Kind, f.Frame, f.Site)
-	if f.place != "" {
-		k.Where = f.place
-	}
-	return k
-}
+func (f *Fault) Key() Key { return keyOf(f.Kind, f.Frame, f.Site) }
 
 func keyOf(k Kind, fr Frame, s *couple.CallSite) Key {
 	where := fr.Pos()
@@ -190,19 +180,15 @@ func (col *Collector) Describe(t *testcase.Test, r harness.Result, k Kind) *Faul
 	}
 	// A leak's stack is the leaked goroutine's, and a crash's traceback
 	// may be of any goroutine; the others are the test's own goroutine.
-	site, at := col.loc.siteAt(entry, k == Leak || k.Fatal())
+	site := col.loc.Site(entry, k == Leak || k.Fatal())
 	if k.Hangs() && site == nil {
 		return nil
-	}
-	place := ""
-	if k.Hangs() && at > 0 {
-		place = enclosing(entry[at-1].Func)
 	}
 	stmt := r.Stmt
 	if r.Status == harness.Passed || k.Fatal() {
 		stmt = -1
 	}
-	return &Fault{Kind: k, Message: r.Message, Frame: fr, Stack: frames, Site: site, Test: t, Stmt: stmt, Result: r, place: place}
+	return &Fault{Kind: k, Message: r.Message, Frame: fr, Stack: frames, Site: site, Test: t, Stmt: stmt, Result: r}
 }
 
 // Open reports whether a goal stays an objective of a search for faults

@@ -326,26 +326,3 @@ func TestStackOverflowIsTheRecursion(t *testing.T) {
 	require.NotNil(t, once)
 	assert.Equal(t, m+"NewIndex", once.Frame.Func)
 }
-
-// A hang is keyed by the function R called at the call site, not by the
-// function the loop happened to be in when it was stopped: two stops of
-// one loop in different helpers are one fault.
-func TestHangIsTheCalledFunction(t *testing.T) {
-	p := setup(t)
-	s := testscript.New(t, p.c)
-	test := s.Test(testscript.Call("catalog.Difficulty", 0))
-	hang := func(stack string) harness.Result {
-		return harness.Result{Status: harness.TimedOut, Message: "still running", Stmt: 0, Stack: stack}
-	}
-	const m = "example.com/faults/store."
-	site := "example.com/faults/catalog.(*Catalog).Feature " + p.a.Prog.Fset.Position(p.site(t, 69).Pos).Filename + ":69\n"
-	col := fault.NewCollector(p.a, p.c)
-	inAdd := col.Describe(test, hang(m+"(*Index).Add /m/store/store.go:60\n"+m+"(*Index).Bump /m/store/store.go:71\n"+site), fault.Hang)
-	inBump := col.Describe(test, hang(m+"(*Index).Bump /m/store/store.go:73\n"+site), fault.Hang)
-	require.NotNil(t, inAdd)
-	require.NotNil(t, inBump)
-	assert.Equal(t, m+"(*Index).Add", inAdd.Frame.Func, "the report says where it was stopped")
-	assert.Equal(t, inAdd.Key(), inBump.Key())
-	assert.Equal(t, m+"(*Index).Bump", inAdd.Key().Where)
-	assert.Equal(t, p.site(t, 69), inAdd.Site)
-}

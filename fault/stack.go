@@ -156,13 +156,6 @@ func (l *Locator) Recursion(frames []Frame) (fr Frame, outer int, ok bool) {
 // It returns nil if there is none: the test's own goroutine reached E
 // without R when it called E itself.
 func (l *Locator) Site(frames []Frame, spawned bool) *couple.CallSite {
-	s, _ := l.siteAt(frames, spawned)
-	return s
-}
-
-// siteAt is Site, with the index of the frame of R at the site; -1 for
-// the site of a spawned goroutine's stack, which no frame of R is at.
-func (l *Locator) siteAt(frames []Frame, spawned bool) (*couple.CallSite, int) {
 	for i, f := range frames {
 		sites := l.sitesAt[f.Pos()]
 		if len(sites) == 0 || packageOf(f.Func) != l.a.Caller.Pkg.Path {
@@ -173,26 +166,26 @@ func (l *Locator) siteAt(frames []Frame, spawned bool) (*couple.CallSite, int) {
 			for _, s := range sites {
 				for _, t := range s.Targets {
 					if RuntimeName(t.SSA) == inner {
-						return s, i
+						return s
 					}
 				}
 			}
 		}
-		return sites[0], i
+		return sites[0]
 	}
 	if !spawned {
-		return nil, -1
+		return nil
 	}
 	for i := len(frames) - 1; i >= 0; i-- {
 		if packageOf(frames[i].Func) != l.a.Callee.Pkg.Path {
 			continue
 		}
 		if sites := l.sitesTo[enclosing(frames[i].Func)]; len(sites) == 1 {
-			return sites[0], -1
+			return sites[0]
 		}
 		break
 	}
-	return nil, -1
+	return nil
 }
 
 // SiteName names a call site in reports: its position relative to the
