@@ -8,12 +8,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/cling-go/cling/ccfg"
 	"github.com/cling-go/cling/internal/fstree"
 	"golang.org/x/mod/modfile"
+	"golang.org/x/mod/module"
 )
 
 //go:embed rt/*.go
@@ -196,7 +198,43 @@ func (w *Workspace) inModCache(path string) (string, bool) {
 			best = modDir
 		}
 	}
-	return best, best != ""
+	if best == "" {
+		// A module the analysis did not load (a package R and E
+		// import, whose exits are rewritten): its directory in the
+		// cache names it.
+		modDir, modPath, ok := cachedModule(w.modCache, path)
+		if !ok {
+			return "", false
+		}
+		w.copyPaths[modDir] = modPath
+		best = modDir
+	}
+	return best, true
+}
+
+// cachedModule returns the directory and the path of the module whose
+// files in the module cache at modCache hold path: the directory is the
+// first one named path@version (github.com/!burnt!sushi/toml@v1.4.0 for
+// github.com/BurntSushi/toml). False if path is in none.
+func cachedModule(modCache, path string) (dir, modPath string, ok bool) {
+	rel, ok := within(modCache, path)
+	if !ok {
+		return "", "", false
+	}
+	elems := strings.Split(filepath.ToSlash(rel), "/")
+	for i, e := range elems[:len(elems)-1] {
+		at := strings.IndexByte(e, '@')
+		if at < 0 {
+			continue
+		}
+		escaped := strings.Join(append(slices.Clone(elems[:i]), e[:at]), "/")
+		p, err := module.UnescapePath(escaped)
+		if err != nil {
+			return "", "", false
+		}
+		return filepath.Join(modCache, filepath.FromSlash(strings.Join(elems[:i+1], "/"))), p, true
+	}
+	return "", "", false
 }
 
 func within(root, path string) (string, bool) {
