@@ -295,6 +295,10 @@ type runRecord struct {
 	SearchExecutions int     `json:"searchExecutions,omitempty"`
 	Generations      int     `json:"generations"`
 	SearchSeconds    float64 `json:"searchSeconds"`
+	// SearchBatchSeconds is the part of the search spent waiting for the
+	// executor's batches (gen --json searchBatchSeconds; 0 before cling
+	// reported it): the rest is the search's own work.
+	SearchBatchSeconds float64 `json:"searchBatchSeconds,omitempty"`
 	// Statements is the statements of R and E the search's tests executed
 	// (the stats row's statementsExecuted; 0 before cling counted them).
 	Statements int64 `json:"statementsExecuted,omitempty"`
@@ -800,6 +804,7 @@ func (b *bench) gen(ctx context.Context, p *pair, v variant, seed int64, limit s
 			TestFile        string         `json:"testFile"`
 			Tests           int            `json:"tests"`
 			SearchExecs     int            `json:"searchExecutions"`
+			SearchBatch     float64        `json:"searchBatchSeconds"`
 			Dropped         []string       `json:"dropped"`
 			Criteria        []criterionCov `json:"criteria"`
 		}
@@ -807,7 +812,7 @@ func (b *bench) gen(ctx context.Context, p *pair, v variant, seed int64, limit s
 			rec.Status, rec.Error = "failed", "cannot read the --json output: "+err.Error()
 		}
 		rec.FileCovered, rec.Tests, rec.Dropped, rec.Criteria = rep.Covered, rep.Tests, rep.Dropped, rep.Criteria
-		rec.SearchExecutions = rep.SearchExecs
+		rec.SearchExecutions, rec.SearchBatchSeconds = rep.SearchExecs, rep.SearchBatch
 		if rel, err := filepath.Rel(m.Dir, rep.TestFile); err == nil && !strings.HasPrefix(rel, "..") {
 			rec.TestPath = filepath.ToSlash(rel)
 		} else if rec.Status == "ok" {

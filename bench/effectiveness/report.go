@@ -22,9 +22,11 @@ type varSummary struct {
 	// per second of search; Exec the tests the executor ran per second of
 	// search, confirmation runs included (runs that report them); Work
 	// the statements of R and E the search's tests executed per second
-	// (runs whose stats row counts them).
-	Covered, File, Rate, Exec, Work []float64
-	Runs, Failed                    int
+	// (runs whose stats row counts them); Own the search's own time per
+	// evaluation in microseconds, outside the executor's batches (runs
+	// that report their batches' time).
+	Covered, File, Rate, Exec, Work, Own []float64
+	Runs, Failed                         int
 	// A12 and MW compare the covered counts with the baseline's: Â12 is
 	// the probability that a run of this variant covers more than a run
 	// of the baseline.
@@ -95,6 +97,9 @@ func summarize(p *pair, names []string, baseline string) pairSummary {
 			}
 			if r.Statements > 0 {
 				a.Work = append(a.Work, float64(r.Statements)/r.SearchSeconds)
+			}
+			if r.SearchBatchSeconds > 0 && r.Evaluations > 0 {
+				a.Own = append(a.Own, 1e6*(r.SearchSeconds-r.SearchBatchSeconds)/float64(r.Evaluations))
 			}
 		}
 	}
@@ -408,6 +413,9 @@ func comparison(sums []pairSummary, vs []variant) string {
 		w.WriteString("\n" + t)
 	}
 	if t := speedTable(sums, names, random, "Statements of R and E the search's tests executed per second of search", func(a *varSummary) []float64 { return a.Work }); t != "" {
+		w.WriteString("\n" + t)
+	}
+	if t := speedTable(sums, names, random, "The search's own time per evaluation in microseconds, outside the executor's batches (breeding, ranking, objectives, archiving)", func(a *varSummary) []float64 { return a.Own }); t != "" {
 		w.WriteString("\n" + t)
 	}
 	w.WriteString(handTable(sums, names))
