@@ -166,7 +166,8 @@ func (col *Collector) Describe(t *testcase.Test, r harness.Result, k Kind) *Faul
 		stack = r.Leak
 	}
 	frames := ParseStack(stack)
-	fr, ok := col.loc.Innermost(frames)
+	var fr Frame
+	var ok bool
 	// The call site of a runaway recursion is the one that entered it:
 	// the frames outward of its outermost one (see Locator.Recursion).
 	entry := frames
@@ -174,6 +175,8 @@ func (col *Collector) Describe(t *testcase.Test, r harness.Result, k Kind) *Faul
 		var outer int
 		fr, outer, ok = col.loc.Recursion(frames)
 		entry = frames[outer+1:]
+	} else {
+		fr, ok = col.loc.Innermost(frames)
 	}
 	if !ok {
 		return nil

@@ -117,34 +117,31 @@ func (l *Locator) Innermost(frames []Frame) (Frame, bool) {
 // runaway recursion many faults. With no function of the module's code
 // recurring it is Innermost, and the index -1.
 func (l *Locator) Recursion(frames []Frame) (fr Frame, outer int, ok bool) {
-	count := map[string]int{}
-	first := map[string]int{}
-	last := map[string]int{}
+	// frames of a function: how many, the innermost and the outermost.
+	type seen struct{ n, first, last int }
+	byFunc := map[string]*seen{}
 	for i, f := range frames {
 		if !l.InModule(f.Func) {
 			continue
 		}
 		fn := enclosing(f.Func)
-		if count[fn] == 0 {
-			first[fn] = i
+		if byFunc[fn] == nil {
+			byFunc[fn] = &seen{first: i}
 		}
-		count[fn]++
-		last[fn] = i
+		byFunc[fn].n++
+		byFunc[fn].last = i
 	}
-	best := ""
-	for fn, n := range count {
-		if n < 2 {
-			continue
-		}
-		if best == "" || n > count[best] || n == count[best] && first[fn] > first[best] {
-			best = fn
+	var best *seen
+	for _, s := range byFunc {
+		if s.n >= 2 && (best == nil || s.n > best.n || s.n == best.n && s.first > best.first) {
+			best = s
 		}
 	}
-	if best == "" {
+	if best == nil {
 		fr, ok = l.Innermost(frames)
 		return fr, -1, ok
 	}
-	return frames[first[best]], last[best], true
+	return frames[best.first], best.last, true
 }
 
 // Site returns the call site of R a stack went through: the innermost

@@ -123,23 +123,23 @@ func lineOf(id string) string {
 }
 
 // exportName makes a name without its package or receiver (Refuel,
-// parse$1, Map[K, V]) part of an exported identifier: without
-// parentheses, stars, dollars, brackets, commas and spaces, and with an
-// upper-case first letter; X if nothing is left.
+// parse$1, Map[K, V], F-range1) part of an exported identifier: only its
+// letters, digits and underscores, with an upper-case first letter; X
+// before a leading digit, X if nothing is left.
 func exportName(s string) string {
-	// Only letters, digits and underscores make an identifier: a runtime
-	// name can hold others (a range-over-func body is F-range1).
+	// A runtime name can hold other characters: a range-over-func body
+	// is F-range1.
 	s = strings.Map(func(r rune) rune {
 		if r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) {
 			return r
 		}
 		return -1
 	}, s)
-	if s == "" || unicode.IsDigit([]rune(s)[0]) {
+	first, size := utf8.DecodeRuneInString(s)
+	if s == "" || unicode.IsDigit(first) {
 		return "X" + s
 	}
-	r, size := utf8.DecodeRuneInString(s)
-	return string(unicode.ToUpper(r)) + s[size:]
+	return string(unicode.ToUpper(first)) + s[size:]
 }
 
 // sortNamed orders tests by their first goal, those that change

@@ -51,25 +51,33 @@ func NewWorkspace(prog *ccfg.Program) (*Workspace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("creating workspace: %w", err)
 	}
-	w := &Workspace{
-		Dir:       dir,
-		ModRoot:   prog.MainModule.Dir,
-		ModPath:   prog.MainModule.Path,
-		replace:   map[string]string{},
-		copies:    map[string]string{},
-		copyPaths: map[string]string{},
-		digests:   map[string][32]byte{},
-		hidden:    map[string]bool{},
-	}
+	modCache := ""
 	if out, err := exec.Command("go", "env", "GOMODCACHE").Output(); err == nil {
-		w.modCache = strings.TrimSpace(string(out))
+		modCache = strings.TrimSpace(string(out))
 	}
+	w := newWorkspace(dir, prog.MainModule.Dir, prog.MainModule.Path, modCache)
 	for _, p := range prog.Packages {
 		if m := p.Module; m != nil && !m.Main && m.Dir != "" {
 			w.copyPaths[m.Dir] = m.Path
 		}
 	}
 	return w, nil
+}
+
+// newWorkspace is an empty workspace in dir for the main module at
+// modRoot, whose dependencies are in the module cache at modCache.
+func newWorkspace(dir, modRoot, modPath, modCache string) *Workspace {
+	return &Workspace{
+		Dir:       dir,
+		ModRoot:   modRoot,
+		ModPath:   modPath,
+		modCache:  modCache,
+		replace:   map[string]string{},
+		copies:    map[string]string{},
+		copyPaths: map[string]string{},
+		digests:   map[string][32]byte{},
+		hidden:    map[string]bool{},
+	}
 }
 
 // Close removes the workspace's temporary directory.

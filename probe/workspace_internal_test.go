@@ -44,9 +44,7 @@ func TestSetInAModuleTheAnalysisDidNotLoad(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(modDir, "go.mod"), []byte("module example.com/Dep\n"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(modDir, "dep.go"), []byte("package dep\n"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/main\n\nrequire example.com/Dep v1.2.0\n"), 0o644))
-	w := &Workspace{Dir: t.TempDir(), ModRoot: root, ModPath: "example.com/main", modCache: cache,
-		replace: map[string]string{}, copies: map[string]string{}, copyPaths: map[string]string{},
-		digests: map[string][32]byte{}, hidden: map[string]bool{}}
+	w := newWorkspace(t.TempDir(), root, "example.com/main", cache)
 
 	require.NoError(t, w.Set(filepath.Join(modDir, "dep.go"), []byte("package dep // rewritten\n")))
 	assert.Empty(t, w.replace, "nothing of the cache is overlaid")
