@@ -1877,10 +1877,20 @@ func encodeResult(buf []byte, cfg Config, res *result, retire bool) []byte {
 	return binary.AppendUvarint(buf, 0) // no trace
 }
 
+// appendTrace appends the test's trace, after its length. The trace is
+// written into buf and then moved past its length, which is known only
+// then: a trace written into a buffer of its own would grow a new one for
+// every test, and the garbage kept the collector and the scavenger busy
+// on tests that reach many branches.
 func appendTrace(buf []byte, cfg Config) []byte {
-	tr := cfg.Trace(nil)
-	buf = binary.AppendUvarint(buf, uint64(len(tr)))
-	return append(buf, tr...)
+	start := len(buf)
+	buf = cfg.Trace(buf)
+	var prefix [binary.MaxVarintLen64]byte
+	k := binary.PutUvarint(prefix[:], uint64(len(buf)-start))
+	buf = append(buf, prefix[:k]...)
+	copy(buf[start+k:], buf[start:len(buf)-k])
+	copy(buf[start:], prefix[:k])
+	return buf
 }
 
 // isRuntimeError reports whether a panic value is an error of the Go
