@@ -45,11 +45,30 @@ func (j *job) raceRun(ctx context.Context, ws *probe.Workspace, src []byte, dir 
 		for _, out := range r.failures {
 			if report := raceReport(out); report != "" {
 				j.races = append(j.races, raceFinding{test: t, report: report})
+				for _, name := range testsInReport(report, tests) {
+					failed[name] = true
+				}
 				break
 			}
 		}
 	}
 	return failed, nil
+}
+
+// testsInReport returns the tests of the file whose functions (or the
+// function literals in them) are in the stacks of a race report. The
+// detector reports a race in the test that makes the second access, but
+// the first may have been made by a test before it: dropping only the
+// one that reports would leave the other to race with the next test, one
+// round after another, until no test was left.
+func testsInReport(report string, tests []namedTest) []string {
+	var out []string
+	for _, t := range tests {
+		if strings.Contains(report, "."+t.Name+"(") || strings.Contains(report, "."+t.Name+".") {
+			out = append(out, t.Name)
+		}
+	}
+	return out
 }
 
 // raceMarker starts a report of the race detector.
