@@ -2,8 +2,10 @@ package gen
 
 import (
 	"context"
+	"slices"
 	"strings"
 
+	"github.com/cling-go/cling/fault"
 	"github.com/cling-go/cling/probe"
 )
 
@@ -62,9 +64,12 @@ func (j *job) raceRun(ctx context.Context, ws *probe.Workspace, src []byte, dir 
 // one that reports would leave the other to race with the next test, one
 // round after another, until no test was left.
 func testsInReport(report string, tests []namedTest) []string {
+	frames := fault.ParseRaceReport(report)
 	var out []string
 	for _, t := range tests {
-		if strings.Contains(report, "."+t.Name+"(") || strings.Contains(report, "."+t.Name+".") {
+		if slices.ContainsFunc(frames, func(f fault.Frame) bool {
+			return strings.HasSuffix(f.Func, "."+t.Name) || strings.Contains(f.Func, "."+t.Name+".")
+		}) {
 			out = append(out, t.Name)
 		}
 	}
