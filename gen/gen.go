@@ -67,10 +67,15 @@ type Config struct {
 	// measure its run time and allocations (Report.SuiteCost); 0 does not
 	// measure.
 	CostRuns int
+	// Race runs the tests once more under the race detector before the
+	// file is written, where the platform supports it, and drops those
+	// that fail there: a file that fails go test -race is no use to a CI
+	// that runs it. With Faults, a race of R or E is also a fault.
+	Race bool
 	// Faults looks for faults besides writing tests: the search's
-	// executions that end abnormally are classified (package fault), the
-	// tests also run under the race detector before the file is written,
-	// and each fault found gets a reproducer in
+	// executions that end abnormally are classified (package fault), a
+	// race the race run (Race) finds is one too, and each fault found gets a
+	// reproducer in
 	// <R dir>/cling_<E name>_faults_test.go, behind the build tag
 	// cling_faults.
 	Faults bool
@@ -108,6 +113,7 @@ func DefaultConfig() Config {
 		Search:    mosa.DefaultConfig(),
 		Fitness:   fitness.Layered,
 		CostRuns:  5,
+		Race:      true,
 		Faults:    true,
 	}
 }

@@ -17,15 +17,23 @@ import (
 // binary of its package there.
 func testBinaryOf(t *testing.T, dir string, files map[string]string) string {
 	t.Helper()
+	bin, out, err := buildTestBinary(t, dir, files)
+	require.NoError(t, err, "%s", out)
+	return bin
+}
+
+// buildTestBinary is testBinaryOf with go test's build flags, returning
+// the build's output and error.
+func buildTestBinary(t *testing.T, dir string, files map[string]string, flags ...string) (string, []byte, error) {
+	t.Helper()
 	for name, text := range files {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
 	}
 	bin := filepath.Join(dir, "pkg.test")
-	build := exec.Command("go", "test", "-c", "-o", bin, ".")
+	build := exec.Command("go", append(append([]string{"test", "-c", "-o", bin}, flags...), ".")...)
 	build.Dir = dir
 	out, err := build.CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	return bin
+	return bin, out, err
 }
 
 func keys[V any](m map[string]V) []string {

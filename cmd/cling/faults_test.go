@@ -189,3 +189,45 @@ func TestGenFaultsOnlyAndOff(t *testing.T) {
 	assert.Equal(t, 2, r.code)
 	assert.Contains(t, r.stderr, "contradict")
 }
+
+// A test that panics in sync.Pool.Get on a nil pool passes, but leaves
+// the race detector without its goroutine's synchronisation: under
+// go test -race the tests after it report races in the testing package,
+// and the package fails. Verification's race run finds the test that did
+// it and drops it (and the archive's other tests for its goal, which do
+// the same), reports no race fault, and the file passes go test -race;
+// with --race=false it is written, and go test -race fails (-count=2, so
+// that a test comes after it).
+func TestGenDropsTestsThatBreakTheRaceDetector(t *testing.T) {
+	t.Parallel()
+	if !raceDetector(t) {
+		t.Skip("no race detector here")
+	}
+	dir := fixture.Copy(t, "nilpool")
+	args := []string{"gen", "--json", "--caller", "./render", "--callee", "./format", "--max-evals", "500", "--seed", "1", "--cost-runs", "0"}
+	r := runCling(t, dir, args...)
+	require.Equal(t, 0, r.code, r.stderr)
+	var rep struct {
+		genJSON
+		faultsJSON
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep), r.stdout)
+	assert.Empty(t, rep.Faults)
+	require.NotEmpty(t, rep.Dropped)
+	for _, name := range rep.Dropped {
+		assert.True(t, strings.HasPrefix(name, "TestNumber_EntryRender_L14False"), name)
+	}
+	tests := readFile(t, rep.TestFile)
+	assert.NotContains(t, tests, "mustPanic")
+	assert.Contains(t, tests, "func TestNumber_EntryRender_L14True(t *testing.T) {")
+	out, ok := goTestOutput(t, dir, "-race", "./render")
+	assert.True(t, ok, out)
+
+	r = runCling(t, dir, append(args, "--race=false", "--force")...)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, readFile(t, rep.TestFile), "mustPanic(t, func() { _ = renderer.Render(")
+	// Twice: the test may be the file's last, with no test after it.
+	out, ok = goTestOutput(t, dir, "-race", "-count=2", "./render")
+	assert.False(t, ok, out)
+	assert.Contains(t, out, "WARNING: DATA RACE")
+}

@@ -40,7 +40,7 @@ branch covered, writes the fewest of them that cover the same branches
 (a greedy set cover), minimises the tests, adds assertions from the values three
 runs agree on, checks that the file compiles and passes five times, in the
 file's order and each test alone (taking out an assertion whose value
-differs under go test), and writes
+differs under go test), and twice under the race detector, and writes
 <R dir>/cling_<E name>_test.go (package R_test). Nothing else in the module is
 touched. Assertions use testify when the module already requires it, the
 testing package otherwise. The same --seed with --max-evals gives the same
@@ -49,7 +49,7 @@ file whatever --workers is.
 Faults: the executions that end in a Go runtime error (nil dereference, index
 out of range, ...), hang inside a call made at one of R's call sites, crash the
 runtime, or leave a goroutine running, and the tests that race under the race
-detector (verification runs them with -race), are fault candidates, never
+detector (verification runs them with -race unless --race=false), are fault candidates, never
 regression tests. Each, deduplicated by kind, place and call site, gets a
 minimised reproducer in <R dir>/cling_<E name>_faults_test.go, behind the build
 tag cling_faults (go test -tags cling_faults ./R fails once per fault), once it
@@ -113,6 +113,7 @@ Coverage criteria (--criteria, a comma-separated list, or all or default):
 			&cli.StringFlag{Name: "criteria", Value: "default", Usage: "optimise the coupled branches and the criteria of `LIST` (comma-separated, listed above; all; default: the coupled branches alone)"},
 			&cli.StringFlag{Name: "goal-selection", Value: "all", Usage: "how the criteria's goals go to the search: `all` of them, or smart"},
 			&cli.StringFlag{Name: "stats", Usage: "append the configuration and statistics of the run to `FILE` (CSV if it ends in .csv, JSON lines otherwise)"},
+			&cli.BoolFlag{Name: "race", Value: d.Race, Usage: "run the tests twice more under the race detector before writing them, where the platform supports it, and drop those that fail there"},
 			&cli.BoolFlag{Name: "faults", Value: d.Faults, Usage: "look for faults and write their reproducers (see above)"},
 			&cli.BoolFlag{Name: "faults-only", Usage: "search for faults alone: keep exploring the call sites where one was seen, write only the reproducers"},
 			&cli.BoolFlag{Name: "json", Usage: "write the result as JSON to stdout"},
@@ -185,6 +186,7 @@ func runGen(c *cli.Context) error {
 		return usagef("%v", err)
 	}
 	cfg.Fitness = form
+	cfg.Race = c.Bool("race")
 	cfg.Faults = c.Bool("faults")
 	cfg.FaultsOnly = c.Bool("faults-only")
 	if cfg.FaultsOnly && c.IsSet("faults") && !cfg.Faults {

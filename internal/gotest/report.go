@@ -79,12 +79,17 @@ type Report struct {
 	PackageFailed bool
 	// BuildOutput is the output of failed builds and setups, in order.
 	BuildOutput []string
+	// text is the output of every event, in order (see Text).
+	text strings.Builder
 
 	index map[[2]string]*Test
 }
 
 // add takes in one event.
 func (r *Report) add(e Event) {
+	if e.Action == "output" {
+		r.text.WriteString(e.Output)
+	}
 	switch {
 	case e.Action == "build-output":
 		r.BuildOutput = append(r.BuildOutput, e.Output)
@@ -124,6 +129,10 @@ func (r *Report) add(e Event) {
 		t.Elapsed = time.Duration(e.Elapsed * float64(time.Second))
 	}
 }
+
+// Text is what the run printed, the tests' output and the rest, in order,
+// as it would read without test2json.
+func (r *Report) Text() string { return r.text.String() }
 
 // test returns the record of a top-level test, made on first use.
 func (r *Report) test(pkg, name string) *Test {

@@ -1,0 +1,3 @@
+module example.com/nilpool
+
+go 1.22
