@@ -106,7 +106,10 @@ import (
 //     message, that the test wrote into the arguments (see askedBeyond);
 //     for a hang, one of at least 1<<24: the test built an input
 //     (bytes.Repeat(b, 284758393)) that takes longer to go through than
-//     cling waits.
+//     cling waits; for an out-of-memory crash, one of at least 1<<24
+//     too: the code allocated in proportion to what the test asked for
+//     (prometheus.SummaryOpts{BufCap: math.MaxUint32}, two buffers of
+//     four billion float64s).
 //
 //  10. a value handed over before: for an operation on a nil value, or for
 //     an index, a slice, a length or a shift out of range, a call that ran
@@ -241,9 +244,9 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg, raise
 			return why
 		}
 	}
-	if k.outOfRange() || k == Hang {
+	if k.outOfRange() || k == Hang || k == OutOfMemory {
 		limit, negative := int64(hugeSize), true
-		if k == Hang {
+		if k == Hang || k == OutOfMemory {
 			limit, negative = hugeWork, false
 		}
 		for i, a := range s.Args {
@@ -1185,8 +1188,9 @@ func noError(out *testcase.Outcome, ref testcase.Ref) bool {
 }
 
 // hugeSize is the least length rule 9 takes for one the test asked for,
-// and hugeWork the least count for a hang: work in proportion to 16
-// million elements takes seconds.
+// and hugeWork the least count for a hang or an out-of-memory crash: work
+// in proportion to 16 million elements takes seconds, and memory in
+// proportion to it (a structure per element) gigabytes.
 const (
 	hugeSize = 1 << 32
 	hugeWork = 1 << 24

@@ -217,9 +217,9 @@ func TestFailedAtCrash(t *testing.T) {
 }
 
 // A negative or huge length built from an integer the test wrote,
-// negative or at least 1<<32, is misuse, and so is a hang on an input
-// built from a count of at least 1<<24; one built from a small count is
-// not, nor is another kind of fault.
+// negative or at least 1<<32, is misuse, and so is a hang or an
+// out-of-memory crash on an input built from a count of at least 1<<24;
+// one built from a small count is not, nor is another kind of fault.
 func TestSizeAskedFor(t *testing.T) {
 	lit := &testcase.Op{Kind: testcase.OpPrim, Type: types.Typ[types.Int]}
 	segment := &testcase.Op{Kind: testcase.OpCall, Name: "text.NewSegment", Results: []types.Type{types.Typ[types.Int]}}
@@ -237,6 +237,8 @@ func TestSizeAskedFor(t *testing.T) {
 	assert.Equal(t, "argument 1 of (*parser.Delimiter).Dump is built from 284758393, a size the test asked for", Misused(nil, test(int64(284758393)), 2, Hang, "", "", nil))
 	assert.Equal(t, "", Misused(nil, test(int64(-2)), 2, Hang, "", "", nil), "a negative count is no work")
 	assert.Equal(t, "", Misused(nil, test(int64(1000000)), 2, Hang, "", "", nil))
+	assert.Equal(t, "argument 1 of (*parser.Delimiter).Dump is built from 4294967295, a size the test asked for", Misused(nil, test(uint64(math.MaxUint32)), 2, OutOfMemory, "fatal error: runtime: out of memory", "", nil))
+	assert.Equal(t, "", Misused(nil, test(int64(1000000)), 2, OutOfMemory, "fatal error: runtime: out of memory", "", nil))
 }
 
 // What the test handed a value before the statement that failed counts
