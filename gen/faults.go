@@ -150,7 +150,7 @@ func (j *job) reproduce(ctx context.Context, cands []*fault.Fault) ([]foundFault
 				test, stmt = shrunk[i], g.Stmt
 				failedAt, msg, raisedIn, out = fault.FailedAt(g, test), g.Message, g.Frame.Func, observed[i].Outcome
 			}
-			if fault.Misused(j.cluster, test, failedAt, f.Kind, msg, raisedIn, out) != "" {
+			if fault.Misused(j.cluster, test, failedAt, f.Kind, msg, raisedIn, out) != "" || goroutineMisuse(j.cluster, f) {
 				j.col.Reclassify(f)
 				continue
 			}
@@ -159,6 +159,21 @@ func (j *job) reproduce(ctx context.Context, cands []*fault.Fault) ([]foundFault
 	}
 	j.nameReproducers(found)
 	return found, nil
+}
+
+// goroutineMisuse reports whether a panic in a goroutine the code started
+// is misuse at the statement the search's execution was running when it
+// happened. A crash in a fresh process does not tell its statement, so
+// the reproducer's rules read its last one (fault.FailedAt); but a
+// goroutine that panics while its test waits in a call (a registry that
+// describes a collector on a goroutine of its own, given a nil one)
+// panics because of that call's arguments, and the executor, which turns
+// the panic into a result, knows which call was running.
+func goroutineMisuse(c *testcase.Cluster, f *fault.Fault) bool {
+	if !strings.HasPrefix(string(f.Kind), string(fault.GoroutinePanic)) || f.Result.Stmt < 0 || f.Result.Stmt >= f.Test.Len() {
+		return false
+	}
+	return fault.Misused(c, f.Test, f.Result.Stmt, f.Kind, f.Message, f.Frame.Func, nil) != ""
 }
 
 // shrinkFaults minimises the tests of faults, each to the smallest test
