@@ -22,9 +22,9 @@ type raceFinding struct {
 // returns the tests to drop (see blameRaces); with Config.Faults, the
 // races of R or E are also recorded in j.races, as faults. When the
 // reports are races between the testing package's own goroutines
-// (lostSync), the test to drop is the one that made the detector lose
-// track, found by running each test alone (syncLosers), not the test the
-// report came in.
+// (lostSync), the tests to drop are those that made the detector lose
+// track, found by running groups of the tests again (syncLosers), not the
+// tests the reports came in.
 func (j *job) raceRun(ctx context.Context, ws *probe.Workspace, src []byte, dir string, tests []namedTest) (map[string]bool, error) {
 	if !j.cfg.Race || j.noRace {
 		return nil, nil
@@ -58,7 +58,7 @@ func (j *job) raceRun(ctx context.Context, ws *probe.Workspace, src []byte, dir 
 			return nil, err
 		}
 		if len(losers) == 0 {
-			// Not found alone: drop the tests the reports came in.
+			// None found: drop the tests the reports came in.
 			losers = victims
 		}
 		for _, name := range losers {

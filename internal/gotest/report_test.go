@@ -151,6 +151,7 @@ func TestDecodeKeepsOutputPerTest(t *testing.T) {
 {"Action":"output","Output":"FAIL\n"}`))
 	assert.Equal(t, "=== RUN   TestA\n    a_test.go:9: sub\n--- FAIL: TestA (0.00s)\n", r.Tests[0].Output)
 	assert.Equal(t, "b\n", r.Tests[1].Output)
+	assert.Equal(t, "=== RUN   TestA\nb\n    a_test.go:9: sub\n--- FAIL: TestA (0.00s)\nFAIL\n", r.Text(), "the whole output, in order, the package's lines included")
 
 	// The first 8 KiB (where a report begins) and the last (where the
 	// test ended) are kept.
