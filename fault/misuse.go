@@ -92,8 +92,9 @@ import (
 //
 //  8. a cycle the test made: for a stack overflow or a hang, a field the
 //     test set (in the statements that ran) to a value built from the
-//     object itself (file.Node = file): code that walks the structure
-//     recurses or loops for ever, as the test asked;
+//     object itself (file.Node = file), or a method it gave such a value,
+//     not of plain data (httpError.SetInternal(httpError)): code that
+//     walks the structure recurses or loops for ever, as the test asked;
 //
 //  9. a size the test asked for: for a negative or huge length (a
 //     makeslice, makechan or growslice out of range), an integer the test
@@ -869,14 +870,23 @@ func emptyInterface(t types.Type) bool {
 }
 
 // madeCycle returns the reason a test whose first n statements ran made
-// a cycle through a field it set ("" if it made none).
+// a cycle through a field it set, or through a method it gave a value
+// built from the method's own receiver (echo's
+// httpError.SetInternal(httpError)); "" if it made none. A value of plain
+// data (a number, a string, a []byte) holds nothing of the receiver.
 func madeCycle(t *testcase.Test, n int) string {
 	for _, s := range t.Stmts[:n] {
-		if s.Op.Kind != testcase.OpFieldSet || len(s.Args) != 2 || s.Args[0].IsOmitted() || s.Args[1].IsOmitted() {
-			continue
-		}
-		if builtFrom(t, s.Args[1].Stmt, s.Args[0].Stmt) {
-			return fmt.Sprintf("the test made a cycle: field %s is set to a value built from the object that holds it", s.Op.Fields[0].Name())
+		switch {
+		case s.Op.Kind == testcase.OpFieldSet && len(s.Args) == 2 && !s.Args[0].IsOmitted() && !s.Args[1].IsOmitted():
+			if builtFrom(t, s.Args[1].Stmt, s.Args[0].Stmt) {
+				return fmt.Sprintf("the test made a cycle: field %s is set to a value built from the object that holds it", s.Op.Fields[0].Name())
+			}
+		case s.Op.Kind == testcase.OpCall && s.Op.Method && len(s.Args) > 1 && !s.Args[0].IsOmitted():
+			for i, a := range s.Args[1:] {
+				if !a.IsOmitted() && i+1 < len(s.Op.Params) && !plainData(s.Op.Params[i+1]) && builtFrom(t, a.Stmt, s.Args[0].Stmt) {
+					return fmt.Sprintf("the test made a cycle: %s is given a value built from its own receiver", s.Op.Name)
+				}
+			}
 		}
 	}
 	return ""

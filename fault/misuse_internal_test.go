@@ -71,8 +71,9 @@ func TestHoldsNil(t *testing.T) {
 }
 
 // A stack overflow or a hang after the test set a field to a value built
-// from its own object (hcl's file.Node = file) is misuse; one without such
-// a set, or a set of another value, is not.
+// from its own object (hcl's file.Node = file), or gave a method a value
+// built from its receiver, is misuse; one without such a set, or a set of
+// another value, is not.
 func TestMadeCycle(t *testing.T) {
 	pkg := types.NewPackage("example.com/m/ast", "ast")
 	node := types.NewField(token.NoPos, pkg, "Node", types.NewInterfaceType(nil, nil), false)
@@ -96,6 +97,26 @@ func TestMadeCycle(t *testing.T) {
 	assert.Equal(t, "", Misused(nil, other, 3, StackOverflow, "", "", nil))
 	assert.Equal(t, "the test made a cycle: field Node is set to a value built from the object that holds it", Misused(nil, cycle, 2, Hang, "", "", nil), "a walk that loops instead of recursing")
 	assert.Equal(t, "", Misused(nil, cycle, 2, IndexOutOfRange, "", "", nil), "not a stack overflow or a hang")
+
+	// A method given its own receiver (echo's SetInternal), or a value
+	// built from it, makes one too; one given plain data built from it
+	// (b.Write(b.Bytes())) does not.
+	setInternal := &testcase.Op{Kind: testcase.OpCall, Method: true, Name: "(*ast.File).SetInternal", Params: []types.Type{types.NewPointer(file), types.Universe.Lookup("error").Type()}}
+	write := &testcase.Op{Kind: testcase.OpCall, Method: true, Name: "(*ast.File).Write", Params: []types.Type{types.NewPointer(file), types.NewSlice(types.Typ[types.Byte])}}
+	bytes := &testcase.Op{Kind: testcase.OpCall, Method: true, Name: "(*ast.File).Bytes", Params: []types.Type{types.NewPointer(file)}, Results: []types.Type{types.NewSlice(types.Typ[types.Byte])}}
+	self := &testcase.Test{Stmts: []testcase.Stmt{
+		{Op: parse},
+		{Op: setInternal, Args: []testcase.Ref{{Stmt: 0}, {Stmt: 0}}},
+		{Op: pos, Args: []testcase.Ref{{Stmt: 0}}},
+	}}
+	plain := &testcase.Test{Stmts: []testcase.Stmt{
+		{Op: parse},
+		{Op: bytes, Args: []testcase.Ref{{Stmt: 0}}},
+		{Op: write, Args: []testcase.Ref{{Stmt: 0}, {Stmt: 1}}},
+		{Op: pos, Args: []testcase.Ref{{Stmt: 0}}},
+	}}
+	assert.Equal(t, "the test made a cycle: (*ast.File).SetInternal is given a value built from its own receiver", Misused(nil, self, 2, StackOverflow, "", "", nil))
+	assert.Equal(t, "", Misused(nil, plain, 3, StackOverflow, "", "", nil))
 }
 
 // A failed type assertion on a value the test passed as any, alone or in
