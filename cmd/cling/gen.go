@@ -44,7 +44,8 @@ differs under go test), and twice under the race detector, and writes
 <R dir>/cling_<E name>_test.go (package R_test). Nothing else in the module is
 touched. Assertions use testify when the module already requires it, the
 testing package otherwise. The same --seed with --max-evals gives the same
-file whatever --workers is.
+file whatever --workers is, for code whose branches do not depend on map
+order or on how goroutines are scheduled (docs/generation.md, Determinism).
 
 Faults: the executions that end in a Go runtime error (nil dereference, index
 out of range, ...), hang inside a call made at one of R's call sites, crash the
