@@ -243,44 +243,48 @@ func quickestPassing(names []string, runs map[string]*testRuns, budget time.Dura
 
 // bisectCulprits returns the tests of candidates beside which a victim
 // fails (the victims and the tests run together, n times in one process,
-// in file order): none if the victims pass beside all of them; else the
-// halves are searched in turn, and a half that breaks no victim alone is
-// cleared. When neither half does on its own (it takes tests of both),
-// the whole set is returned.
+// in file order), searched by halving (see bisect).
 func bisectCulprits(ctx context.Context, run runNamed, victims, candidates []string, n int) ([]string, error) {
-	if len(victims) == 0 || len(candidates) == 0 {
+	if len(victims) == 0 {
 		return nil, nil
 	}
-	harms := func(set []string) (bool, error) {
+	return bisect(candidates, func(set []string) (bool, error) {
 		runs, err := run(ctx, append(slices.Clone(victims), set...), n)
 		if err != nil {
 			return false, err
 		}
 		return anyFailed(runs, victims), nil
+	})
+}
+
+// bisect returns the tests of set to blame for what harms finds in a run
+// of some of them: none if it finds nothing in the whole set; else the
+// halves are searched in turn, and a half in which it finds nothing alone
+// is cleared. When neither half shows it on its own (it takes tests of
+// both), the whole set is returned.
+func bisect(set []string, harms func(set []string) (bool, error)) ([]string, error) {
+	if len(set) == 0 {
+		return nil, nil
 	}
-	var search func(set []string) ([]string, error)
-	search = func(set []string) ([]string, error) {
-		if bad, err := harms(set); err != nil || !bad {
-			return nil, err
-		}
-		if len(set) == 1 {
-			return slices.Clone(set), nil
-		}
-		half := len(set) / 2
-		left, err := search(set[:half])
-		if err != nil {
-			return nil, err
-		}
-		right, err := search(set[half:])
-		if err != nil {
-			return nil, err
-		}
-		if len(left)+len(right) == 0 {
-			return slices.Clone(set), nil
-		}
-		return slices.Concat(left, right), nil
+	if bad, err := harms(set); err != nil || !bad {
+		return nil, err
 	}
-	return search(candidates)
+	if len(set) == 1 {
+		return slices.Clone(set), nil
+	}
+	half := len(set) / 2
+	left, err := bisect(set[:half], harms)
+	if err != nil {
+		return nil, err
+	}
+	right, err := bisect(set[half:], harms)
+	if err != nil {
+		return nil, err
+	}
+	if len(left)+len(right) == 0 {
+		return slices.Clone(set), nil
+	}
+	return slices.Concat(left, right), nil
 }
 
 // ownTests lists the test functions of R's own test files (not the file

@@ -111,36 +111,19 @@ func blameRaces(runs map[string]*testRuns, tests []namedTest) (failed map[string
 // syncLosers finds the tests that leave the race detector without the
 // synchronisation of their goroutine (see lostSync), among tests: run
 // twice in a row in one process of the race binary bin, such a test races
-// with the tests after it, or with its own second run. A process runs a
-// group of the tests so, and a group whose runs report such a race is
-// halved until each half that does is one test: a few processes for a
-// few such tests among hundreds.
+// with the tests after it, or with its own second run. The tests are
+// searched by halving (see bisect): a few processes for a few such tests
+// among hundreds.
 func (j *job) syncLosers(ctx context.Context, bin, dir string, tests []namedTest) ([]string, error) {
-	var out []string
-	var search func(names []string) error
-	search = func(names []string) error {
-		runs, err := j.runProcesses(ctx, bin, dir, names, 2)
+	return bisect(namesOf(tests), func(set []string) (bool, error) {
+		runs, err := j.runProcesses(ctx, bin, dir, set, 2)
 		if err != nil {
-			return err
+			return false, err
 		}
-		if !slices.ContainsFunc(names, func(n string) bool {
+		return slices.ContainsFunc(set, func(n string) bool {
 			return runs[n] != nil && slices.ContainsFunc(raceReports(runs[n].failures), lostSync)
-		}) {
-			return nil
-		}
-		if len(names) == 1 {
-			out = append(out, names[0])
-			return nil
-		}
-		if err := search(names[:len(names)/2]); err != nil {
-			return err
-		}
-		return search(names[len(names)/2:])
-	}
-	if err := search(namesOf(tests)); err != nil {
-		return nil, err
-	}
-	return out, nil
+		}), nil
+	})
 }
 
 // lostSync reports whether a race report is between goroutines of the
