@@ -356,10 +356,7 @@ func (j *job) runProcessesWith(ctx context.Context, bin, dir string, names []str
 		}
 		if !anyFailed {
 			// The process died outside any test: blame every test.
-			text := out.Tail
-			if !opt.alone {
-				text = out.Text()
-			}
+			text := gotest.Text(out.Output)
 			for _, name := range pending {
 				runs[name].fails++
 				runs[name].failures = append(runs[name].failures, text)

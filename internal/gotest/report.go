@@ -2,6 +2,7 @@ package gotest
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
 	"strings"
@@ -79,17 +80,12 @@ type Report struct {
 	PackageFailed bool
 	// BuildOutput is the output of failed builds and setups, in order.
 	BuildOutput []string
-	// text is the output of every event, in order (see Text).
-	text strings.Builder
 
 	index map[[2]string]*Test
 }
 
 // add takes in one event.
 func (r *Report) add(e Event) {
-	if e.Action == "output" {
-		r.text.WriteString(e.Output)
-	}
 	switch {
 	case e.Action == "build-output":
 		r.BuildOutput = append(r.BuildOutput, e.Output)
@@ -130,9 +126,24 @@ func (r *Report) add(e Event) {
 	}
 }
 
-// Text is what the run printed, the tests' output and the rest, in order,
-// as it would read without test2json.
-func (r *Report) Text() string { return r.text.String() }
+// Text returns what a run printed as it reads without test2json: the
+// output of each test2json event of output, in order, and each line that
+// is no event (what a dying process printed past the converter, or a
+// run's output that never went through it) as it is.
+func Text(output []byte) string {
+	var b strings.Builder
+	for _, line := range bytes.SplitAfter(output, []byte("\n")) {
+		var e Event
+		if json.Unmarshal(line, &e) == nil && e.Action != "" {
+			if e.Action == "output" {
+				b.WriteString(e.Output)
+			}
+			continue
+		}
+		b.Write(line)
+	}
+	return b.String()
+}
 
 // test returns the record of a top-level test, made on first use.
 func (r *Report) test(pkg, name string) *Test {

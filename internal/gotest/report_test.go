@@ -151,7 +151,6 @@ func TestDecodeKeepsOutputPerTest(t *testing.T) {
 {"Action":"output","Output":"FAIL\n"}`))
 	assert.Equal(t, "=== RUN   TestA\n    a_test.go:9: sub\n--- FAIL: TestA (0.00s)\n", r.Tests[0].Output)
 	assert.Equal(t, "b\n", r.Tests[1].Output)
-	assert.Equal(t, "=== RUN   TestA\nb\n    a_test.go:9: sub\n--- FAIL: TestA (0.00s)\nFAIL\n", r.Text(), "the whole output, in order, the package's lines included")
 
 	// The first 8 KiB (where a report begins) and the last (where the
 	// test ended) are kept.
@@ -166,6 +165,19 @@ func TestDecodeKeepsOutputPerTest(t *testing.T) {
 	r = Decode(strings.NewReader(`{"Action":"output","Test":"TestD","Output":"a\n"}
 {"Action":"output","Test":"TestD","Output":"b\n"}`))
 	assert.Equal(t, "a\nb\n", r.Tests[0].Output, "nothing is cut from a short output")
+}
+
+// Text reads a test2json stream back into the output it carried, the
+// package's lines included, and keeps lines that are no event as they are.
+func TestText(t *testing.T) {
+	stream := `{"Action":"run","Test":"TestA"}
+{"Action":"output","Test":"TestA","Output":"=== RUN   TestA\n"}
+{"Action":"output","Test":"TestA","Output":"--- FAIL: TestA (0.00s)\n"}
+fatal error: concurrent map writes
+{"Action":"output","Output":"FAIL\n"}
+{"Action":"fail","Elapsed":0.1}`
+	assert.Equal(t, "=== RUN   TestA\n--- FAIL: TestA (0.00s)\nfatal error: concurrent map writes\nFAIL\n", Text([]byte(stream)))
+	assert.Equal(t, "plain\noutput", Text([]byte("plain\noutput")))
 }
 
 func TestBuildError(t *testing.T) {
