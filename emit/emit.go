@@ -795,7 +795,18 @@ func (e *testEmitter) name(r testcase.Ref) string {
 		return "err"
 	}
 	base := varBase(t)
-	switch e.t.Stmts[r.Stmt].Op.Kind {
+	op := e.t.Stmts[r.Stmt].Op
+	switch op.Kind {
+	case testcase.OpCall:
+		if _, unnamedFunc := t.(*types.Signature); unnamedFunc && op.Func != nil && op.Func.Name() != "" {
+			// The function a constructor returns (chi's
+			// middleware.Timeout(d), a func(http.Handler) http.Handler) is
+			// named after the constructor: timeout(mux).
+			base = lowerFirst(op.Func.Name())
+			if e.pkgNames[base] || reservedNames[base] || token.IsKeyword(base) {
+				base = "fn"
+			}
+		}
 	case testcase.OpFunc:
 		base = "f"
 	case testcase.OpTempDir:
@@ -901,7 +912,10 @@ func (e *testEmitter) callExpr(s testcase.Stmt) string {
 	var b strings.Builder
 	params := op.Params
 	args := s.Args
-	if op.Method {
+	if op.Invoke {
+		b.WriteString(e.recvExpr(args[0], params[0]))
+		params, args = params[1:], args[1:]
+	} else if op.Method {
 		b.WriteString(e.recvExpr(args[0], params[0]) + "." + op.Func.Name())
 		params, args = params[1:], args[1:]
 	} else {

@@ -234,7 +234,7 @@ func TestNilFuncWithoutTestify(t *testing.T) {
 		{Ref: ref(0), Kind: testcase.ObsNil},
 	}}}}, emit.Options{Package: "caller_test", Dialect: emit.Std, GoVersion: "go1.22"})
 	require.NoError(t, err)
-	assert.Contains(t, string(src), "\tv := callee.Hook()\n\tif v != nil {\n\t\tt.Errorf(\"v is not nil\")\n\t}\n")
+	assert.Contains(t, string(src), "\thook := callee.Hook()\n\tif hook != nil {\n\t\tt.Errorf(\"hook is not nil\")\n\t}\n", "a function value of no named type is named after its constructor")
 }
 
 // A String text asserted right after the call that returned the value is

@@ -575,6 +575,9 @@ func argName(op *testcase.Op, i int) string {
 	}
 	if op.Method {
 		if i == 0 {
+			if op.Invoke {
+				return "the function value of " + op.Name
+			}
 			return "the receiver of " + op.Name
 		}
 		i--
@@ -587,6 +590,9 @@ func argName(op *testcase.Op, i int) string {
 func position(op *testcase.Op, i int) string {
 	if op.Method {
 		if i == 0 {
+			if op.Invoke {
+				return "the function value"
+			}
 			return "the receiver"
 		}
 		i--

@@ -291,7 +291,10 @@ func (g *gen) call(op *testcase.Op) string {
 	if op.ByReflection {
 		return g.reflectCall(op)
 	}
-	if op.Method {
+	if op.Invoke {
+		fun = g.as(op.Params[0], 0)
+		first = 1
+	} else if op.Method {
 		recv := op.Params[0]
 		if nameableHere(recv) {
 			fun = g.as(recv, 0) + "." + op.Func.Name()

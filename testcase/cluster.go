@@ -114,10 +114,16 @@ type Op struct {
 	API      bool
 	// Served marks calls of a method of a standard-library interface that
 	// R returns (ServeHTTP on the handler a middleware returns, see
-	// servedByR): R's code implements it, so the call exercises R's API
-	// as an API call does, and what it does to the test's values is no
-	// set-up.
+	// servedByR), and calls of a function value R handed out (Invoke):
+	// R's code implements it, so the call exercises R's API as an API
+	// call does, and what it does to the test's values is no set-up.
 	Served bool
+	// Invoke marks the call of a function value, the op's first input,
+	// rather than of a declared function (Func is nil): a value of a
+	// function type that R hands out, whose body is R's code (see
+	// invokeOp). Method is set too, the value standing where a receiver
+	// stands.
+	Invoke bool
 	// Goals are, for a call of a covering function, the coupled branches
 	// whose call site the function may reach (couple.Analysis.GoalsFrom),
 	// in increasing order.
@@ -290,6 +296,9 @@ type Cluster struct {
 	// rResults are the result types of R's exported functions and
 	// methods, once asked for (see returnedByR).
 	rResults []types.Type
+	// rFuncs are the function types whose values run R's code when
+	// called, once asked for (see invocable).
+	rFuncs []types.Type
 	// driven are the methods of R's interfaces that R's code calls
 	// through them (see DrivenByCaller), found once.
 	driven     map[string]bool
@@ -1184,7 +1193,7 @@ func inputPlace(op *Op, k int) string {
 	if op.Method {
 		k--
 	}
-	return place("parameter", k, op.Func.Type().(*types.Signature).Params())
+	return place("parameter", k, op.Signature().Params())
 }
 
 // place names the i-th variable of a parameter or result list: "parameter
@@ -1365,7 +1374,7 @@ func (c *Cluster) findProducers(t types.Type) []*Op {
 		// constructor, or from a method that hands one out (a builder:
 		// (*Policy).AllowAttrs returns an unexported *attrPolicyBuilder);
 		// nothing else can build it.
-		return append(c.constructors(t), c.methodProducers(t)...)
+		return append(c.constructors(t), c.methodProducers(t, false)...)
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
@@ -1390,6 +1399,16 @@ func (c *Cluster) findProducers(t types.Type) []*Op {
 			out = append(out, c.constructors(t)...)
 		}
 		out = append(out, c.implementations(t, u)...)
+		if len(out) == 0 && u.NumMethods() > 0 {
+			// Nothing builds one directly: a package's interface may
+			// come only from a method of another of its types, as a
+			// request's context comes from its server
+			// ((*Echo).NewContext(r, w) Context).
+			// Only an exported type's: a test reaches an unexported
+			// one's methods through the interfaces that hold it, which
+			// are its producers.
+			out = append(out, c.methodProducers(t, true)...)
+		}
 		add(c.nilOp(t))
 	case *types.Slice:
 		if IsBytes(t) {
@@ -1654,14 +1673,16 @@ func bindTypeParams(pattern, t types.Type, tps *types.TypeParamList, targs []typ
 // methodProducers lists the exported methods of the named types of the
 // scanned packages (and t's own) whose first result is t, with at most an
 // error or bool beside it, as constructors does for functions: how code
-// outside a package gets values of its unexported builder types.
-func (c *Cluster) methodProducers(t types.Type) []*Op {
+// outside a package gets values of its unexported builder types, and of
+// interfaces that only another type's method hands out; with
+// exportedOnly, only the methods of exported types.
+func (c *Cluster) methodProducers(t types.Type, exportedOnly bool) []*Op {
 	var out []*Op
 	for _, p := range c.constructorPkgs(t) {
 		scope := p.Scope()
 		for _, name := range scope.Names() {
 			tn, ok := scope.Lookup(name).(*types.TypeName)
-			if !ok || tn.IsAlias() {
+			if !ok || tn.IsAlias() || exportedOnly && !tn.Exported() {
 				continue
 			}
 			named, ok := tn.Type().(*types.Named)
@@ -1674,7 +1695,7 @@ func (c *Cluster) methodProducers(t types.Type) []*Op {
 					continue
 				}
 				sig := m.Type().(*types.Signature)
-				if !producesFirst(sig, t) || printfLike(m) {
+				if !producesFirst(sig, t) || printfLike(m) || poolAccessor(named, m) {
 					continue
 				}
 				if op := c.newCallOp(m, sig, nil); op != nil {
@@ -1684,6 +1705,24 @@ func (c *Cluster) methodProducers(t types.Type) []*Op {
 		}
 	}
 	return out
+}
+
+// poolAccessor reports whether method m of named hands out values of a
+// pool: it is AcquireX, and named has ReleaseX to give them back (echo's
+// (*Echo).AcquireContext, "returns an empty Context instance from the
+// pool"). Such a value is recycled, empty until its package resets it for
+// a use, so a test gets its values from the type's other methods.
+func poolAccessor(named *types.Named, m *types.Func) bool {
+	rest, ok := strings.CutPrefix(m.Name(), "Acquire")
+	if !ok {
+		return false
+	}
+	for i := 0; i < named.NumMethods(); i++ {
+		if named.Method(i).Name() == "Release"+rest {
+			return true
+		}
+	}
+	return false
 }
 
 // producesFirst reports whether a function of signature sig makes a t:
@@ -1900,12 +1939,17 @@ func (o *Op) IsStdProvider() bool {
 
 // Methods returns the calls of the exported methods of a value of type t
 // declared outside R (R's own methods are API calls): the set-up a test can
-// do on the objects it passes to R, like stocking an inventory.
+// do on the objects it passes to R, like stocking an inventory. For a
+// function type whose values run R's code, it is the call of the value
+// (see invokeOp).
 func (c *Cluster) Methods(t types.Type) []*Op {
 	if v := c.methods.At(t); v != nil {
 		return v.([]*Op)
 	}
 	var out []*Op
+	if op := c.invokeOp(t); op != nil && c.unbuildableInput(op, 0) == "" {
+		out = append(out, op)
+	}
 	base := t
 	if p, ok := t.(*types.Pointer); ok {
 		base = p.Elem()
@@ -1956,6 +2000,12 @@ func (c *Cluster) servedByR(t types.Type) bool {
 // returnedByR reports whether an exported function or method of R
 // returns a value of type t.
 func (c *Cluster) returnedByR(t types.Type) bool {
+	return slices.ContainsFunc(c.resultsOfR(), func(r types.Type) bool { return types.Identical(r, t) })
+}
+
+// resultsOfR returns the result types of R's exported functions and
+// methods, found once.
+func (c *Cluster) resultsOfR() []types.Type {
 	if c.rResults == nil {
 		c.rResults = []types.Type{}
 		for _, sig := range exportedSignatures(c.Caller.Types) {
@@ -1964,7 +2014,7 @@ func (c *Cluster) returnedByR(t types.Type) bool {
 			}
 		}
 	}
-	return slices.ContainsFunc(c.rResults, func(r types.Type) bool { return types.Identical(r, t) })
+	return c.rResults
 }
 
 // exportedSignatures returns the signatures of the exported functions of
@@ -2075,7 +2125,7 @@ func (c *Cluster) SeedPackages() []string {
 	seen := map[string]bool{c.Caller.Path: true, c.Callee.Path: true}
 	var out []string
 	for _, op := range c.Ops {
-		if op.Kind != OpCall || op.IsStdProvider() || op.Func.Pkg() == nil {
+		if op.Kind != OpCall || op.IsStdProvider() || op.Func == nil || op.Func.Pkg() == nil {
 			continue
 		}
 		p := op.Func.Pkg().Path()

@@ -157,7 +157,13 @@ func (g *Generator) InsertMethodCall(t *Test, pos int) bool {
 	var cands []cand
 	for i := 0; i < pos && i < t.Len(); i++ {
 		for r, out := range t.Stmts[i].Op.Outputs() {
-			if ops := g.C.Methods(out); len(ops) > 0 {
+			ops := g.C.Methods(out)
+			if len(ops) > 0 && ops[0].Invoke && t.Stmts[i].Op.Kind != OpCall {
+				// The test's own function literal (or nil): calling it
+				// runs none of R's code.
+				ops = ops[1:]
+			}
+			if len(ops) > 0 {
 				cands = append(cands, cand{Ref{Stmt: i, Result: r}, ops})
 			}
 		}
@@ -259,6 +265,10 @@ func (in *inserter) apply(op *Op, depth int) int {
 	inputs := op.Inputs()
 	args := make([]Ref, len(inputs))
 	for i, typ := range inputs {
+		if op.Invoke && i == 0 {
+			args[i] = in.invoked(typ, depth+1)
+			continue
+		}
 		if op.Method && i == 0 {
 			args[i] = in.receiver(typ, depth+1)
 			continue
@@ -363,6 +373,26 @@ func (in *inserter) receiver(typ types.Type, depth int) Ref {
 		return in.value(typ, depth)
 	}
 	return Ref{Stmt: in.apply(op, depth), Result: 0}
+}
+
+// invoked returns the function value that a call of a function value
+// (Op.Invoke) calls: one the test holds, or one a call returns, such as
+// R's middleware constructor; a literal of the test's own would run none
+// of R's code.
+func (in *inserter) invoked(typ types.Type, depth int) Ref {
+	if r, ok := in.reuse(typ); ok && in.t.Stmts[r.Stmt].Op.Kind == OpCall {
+		return r
+	}
+	var calls []*Op
+	for _, op := range in.g.C.Producers(typ) {
+		if op.Kind == OpCall {
+			calls = append(calls, op)
+		}
+	}
+	if len(calls) == 0 {
+		return in.receiver(typ, depth)
+	}
+	return Ref{Stmt: in.apply(calls[in.g.Rnd.Intn(len(calls))], depth)}
 }
 
 // collection inserts a slice or map with a few elements.

@@ -1,0 +1,92 @@
+package testcase
+
+import (
+	"go/types"
+	"slices"
+)
+
+// Calls of function values. A package often hands out its behaviour as a
+// function: a middleware constructor returns func(http.Handler)
+// http.Handler, a router returns a HandlerFunc, a builder returns a
+// closure to run later. The body of such a function is R's code, and
+// until the test calls the value, none of it runs. The cluster therefore
+// offers, for every function type whose values come from R, a call of the
+// value: an OpCall whose first input is the function (Invoke).
+
+// invokeOp returns the op that calls a value of function type t, or nil
+// when t is not a function type whose values run R's code (see
+// invocable).
+func (c *Cluster) invokeOp(t types.Type) *Op {
+	sig, ok := t.Underlying().(*types.Signature)
+	if !ok || !c.invocable(t) || sig.Results().Len() == 0 && c.takenByR(t) {
+		// A function of no results that R's API takes back is an
+		// option (expr.Option, a func(*conf.Config)): R applies it to
+		// its own configuration, and a test that called it would only
+		// fill one of its own.
+		return nil
+	}
+	op := &Op{Kind: OpCall, Name: "func value " + typeString(t), Method: true, Invoke: true, Served: true, Variadic: sig.Variadic()}
+	op.Params = append(op.Params, t)
+	for i := 0; i < sig.Params().Len(); i++ {
+		p := sig.Params().At(i).Type()
+		if !nameable(WrittenType(p), c.Caller.Types) {
+			return nil
+		}
+		op.Params = append(op.Params, p)
+	}
+	for i := 0; i < sig.Results().Len(); i++ {
+		op.Results = append(op.Results, sig.Results().At(i).Type())
+	}
+	op.Releases = releases(op.Results)
+	return c.register(op)
+}
+
+// invocable reports whether values of function type t run R's code when
+// called: an exported function or method of R returns t, or a call of
+// such a value does (the handler that a middleware, itself returned by
+// R, wraps around the next one), transitively.
+func (c *Cluster) invocable(t types.Type) bool {
+	if c.rFuncs == nil {
+		c.rFuncs = []types.Type{}
+		queue := slices.Clone(c.resultsOfR())
+		for len(queue) > 0 {
+			r := queue[0]
+			queue = queue[1:]
+			sig, ok := r.Underlying().(*types.Signature)
+			if !ok || slices.ContainsFunc(c.rFuncs, func(f types.Type) bool { return types.Identical(f, r) }) {
+				continue
+			}
+			c.rFuncs = append(c.rFuncs, r)
+			for i := 0; i < sig.Results().Len(); i++ {
+				queue = append(queue, types.Unalias(sig.Results().At(i).Type()))
+			}
+		}
+	}
+	return slices.ContainsFunc(c.rFuncs, func(f types.Type) bool { return types.Identical(f, t) })
+}
+
+// Signature is the signature an OpCall calls: its function's, or for a
+// call of a function value (Invoke), the value's type's.
+func (o *Op) Signature() *types.Signature {
+	if o.Invoke {
+		return o.Params[0].Underlying().(*types.Signature)
+	}
+	return o.Func.Type().(*types.Signature)
+}
+
+// takenByR reports whether an exported function or method of R takes a
+// value of type t, alone or as the elements of its variadic parameter.
+func (c *Cluster) takenByR(t types.Type) bool {
+	for _, sig := range exportedSignatures(c.Caller.Types) {
+		for i := 0; i < sig.Params().Len(); i++ {
+			p := types.Unalias(sig.Params().At(i).Type())
+			if s, ok := p.(*types.Slice); ok && sig.Variadic() && i == sig.Params().Len()-1 {
+				p = types.Unalias(s.Elem())
+			}
+			if types.Identical(p, t) {
+				return true
+			}
+		}
+	}
+	return false
+}
