@@ -24,7 +24,9 @@ import (
 //     goroutine blocked for ever, a type assertion on a nil interface,
 //     which the runtime reports as "X is nil, not Y"), an argument written
 //     as nil, or as the zero value, of a pointer, func, map, channel or
-//     interface type;
+//     interface type, or a function literal of the test's that returns
+//     nil for such a result (not an error or an empty interface; see
+//     nilReturned);
 //
 //  2. a struct that bypasses its constructor: for any fault, an
 //     argument that is a composite literal, the zero value or a fresh
@@ -469,6 +471,8 @@ func holdsNil(c *testcase.Cluster, t *testcase.Test, i int) string {
 			return "nil " + types.TypeString(src.Op.Type, shortQualifier), true
 		case madeByTest(src.Op) && opaque(src.Op.Type):
 			return "the zero value of " + types.TypeString(structOf(src.Op.Type), shortQualifier), true
+		case nilReturned(t, k) != "":
+			return "a function that returns nil " + nilReturned(t, k), true
 		case madeByTest(src.Op) && embeddedLeftNil(t, k) != "":
 			return fmt.Sprintf("a value of %s whose embedded %s the test left nil", types.TypeString(structOf(src.Op.Type), shortQualifier), embeddedLeftNil(t, k)), true
 		case madeByTest(src.Op) && ofAnotherPackage(c, structOf(src.Op.Type)) && leftNil(t, k) != "":
@@ -478,6 +482,34 @@ func holdsNil(c *testcase.Cluster, t *testcase.Test, i int) string {
 		return why, why != ""
 	})
 	return why
+}
+
+// nilReturned names the type of a result that the function literal of
+// statement k returns as nil, if it has one of pointer, func, map,
+// channel or interface type (but error, whose nil is success, and the
+// empty interface, whose nil is no value): a callback of the test's that
+// hands the code a nil to call or follow. "" if none. A literal returns
+// the zero value for every result after the first, and for the first
+// with the zero body.
+func nilReturned(t *testcase.Test, k int) string {
+	s := t.Stmts[k]
+	if s.Op.Kind != testcase.OpFunc {
+		return ""
+	}
+	sig := testcase.Signature(s.Op.Type)
+	lit, ok := s.Value.(testcase.FuncLit)
+	if sig == nil || !ok || lit.Variant >= len(s.Op.Variants) {
+		return ""
+	}
+	for i := 0; i < sig.Results().Len(); i++ {
+		if i == 0 && s.Op.Variants[lit.Variant].Body != testcase.BodyZero {
+			continue
+		}
+		if r := sig.Results().At(i).Type(); nilable(r) && !types.Identical(r, types.Universe.Lookup("error").Type()) && !emptyInterface(r) {
+			return types.TypeString(r, shortQualifier)
+		}
+	}
+	return ""
 }
 
 // unsetField returns the name of the first field of the struct value

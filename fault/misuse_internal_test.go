@@ -70,6 +70,41 @@ func TestHoldsNil(t *testing.T) {
 	}
 }
 
+// A callback of the test's that returns nil for a result the code may
+// call or follow (grpc-middleware's reporter of a CommonReportableFunc
+// literal returning nil, nil) is a nil the test gave; one whose nil
+// results are only an error or an empty interface, or whose first result
+// is a constant, is not.
+func TestNilReturned(t *testing.T) {
+	pkg := types.NewPackage("example.com/m/interceptors", "interceptors")
+	reporter := types.NewNamed(types.NewTypeName(token.NoPos, pkg, "Reporter", nil), types.NewInterfaceType([]*types.Func{
+		types.NewFunc(token.NoPos, pkg, "PostCall", types.NewSignatureType(nil, nil, nil, nil, nil, false)),
+	}, nil), nil)
+	errT, anyT, str := types.Universe.Lookup("error").Type(), types.NewInterfaceType(nil, nil), types.Typ[types.String]
+	fn := func(results ...types.Type) *testcase.Op {
+		var vars []*types.Var
+		for _, r := range results {
+			vars = append(vars, types.NewParam(token.NoPos, nil, "", r))
+		}
+		sig := types.NewSignatureType(nil, nil, nil, nil, types.NewTuple(vars...), false)
+		return &testcase.Op{Kind: testcase.OpFunc, Type: sig, Variants: testcase.FuncVariants(sig)}
+	}
+	call := &testcase.Op{Kind: testcase.OpCall, Name: "interceptors.UnaryServerInterceptor"}
+	test := &testcase.Test{Stmts: []testcase.Stmt{
+		{Op: fn(reporter, errT), Value: testcase.FuncLit{Variant: 0}},  // 0: return nil, nil
+		{Op: call, Args: refs(0)},                                      // 1: made from it
+		{Op: fn(errT), Value: testcase.FuncLit{Variant: 0}},            // 2: return nil
+		{Op: fn(anyT, errT), Value: testcase.FuncLit{Variant: 0}},      // 3: return nil, nil
+		{Op: fn(str, reporter), Value: testcase.FuncLit{Variant: 1}},   // 4: return "c", nil
+		{Op: fn(str), Value: testcase.FuncLit{Variant: 1, Const: "c"}}, // 5
+		{Op: fn(reporter), Value: testcase.FuncLit{Variant: 0}},        // 6: return nil
+	}}
+	for i, want := range map[int]string{0: "interceptors.Reporter", 2: "", 3: "", 4: "interceptors.Reporter", 5: "", 6: "interceptors.Reporter"} {
+		assert.Equal(t, want, nilReturned(test, i), "statement %d", i)
+	}
+	assert.Equal(t, "a function that returns nil interceptors.Reporter", holdsNil(nil, test, 1))
+}
+
 // A stack overflow or a hang after the test set a field to a value built
 // from its own object (hcl's file.Node = file), or gave a method a value
 // built from its receiver, is misuse; one without such a set, or a set of

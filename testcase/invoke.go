@@ -69,7 +69,7 @@ func (c *Cluster) invocable(t types.Type) bool {
 // call of a function value (Invoke), the value's type's.
 func (o *Op) Signature() *types.Signature {
 	if o.Invoke {
-		return o.Params[0].Underlying().(*types.Signature)
+		return Signature(o.Params[0])
 	}
 	return o.Func.Type().(*types.Signature)
 }
