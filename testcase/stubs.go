@@ -150,6 +150,17 @@ func stubName(t types.Type, number int, taken map[string]bool) string {
 	return name
 }
 
+// countsBytes reports whether a method of signature sig has the shape
+// of Read, Write, ReadAt or WriteAt: a first parameter of type []byte and
+// a first result of type int, the count of p's bytes read or written.
+func countsBytes(sig *types.Signature) bool {
+	if sig.Params().Len() == 0 || sig.Results().Len() == 0 || sig.Variadic() && sig.Params().Len() == 1 {
+		return false
+	}
+	p, ok := sig.Params().At(0).Type().(*types.Slice)
+	return ok && types.Identical(p.Elem(), types.Typ[types.Byte]) && types.Identical(sig.Results().At(0).Type(), types.Typ[types.Int])
+}
+
 // resultFields names the fields of a stub that hold the results of its
 // method: Result (Result2, ...) for values and Err (Err2, ...) for
 // errors when the stub has one method; with more, or when a field would
@@ -191,6 +202,7 @@ func stubMethodsSource(n *types.Named, typ func(types.Type) string) string {
 	for i := 0; i < n.NumMethods(); i++ {
 		m := n.Method(i)
 		sig := m.Type().(*types.Signature)
+		counts := countsBytes(sig)
 		var params []string
 		for j := 0; j < sig.Params().Len(); j++ {
 			pt := sig.Params().At(j).Type()
@@ -198,7 +210,16 @@ func stubMethodsSource(n *types.Named, typ func(types.Type) string) string {
 				params = append(params, "..."+typ(pt.(*types.Slice).Elem()))
 				continue
 			}
+			if j == 0 && counts {
+				params = append(params, "p "+typ(pt))
+				continue
+			}
 			params = append(params, typ(pt))
+		}
+		if counts {
+			for j := 1; j < len(params); j++ {
+				params[j] = "_ " + params[j]
+			}
 		}
 		var results, fields []string
 		for j, name := range resultFields(n.NumMethods(), m.Name(), sig.Results()) {
@@ -214,6 +235,14 @@ func stubMethodsSource(n *types.Named, typ func(types.Type) string) string {
 			head += " " + results[0]
 		default:
 			head += " (" + strings.Join(results, ", ") + ")"
+		}
+		if counts {
+			// The count stays within what io.Reader and io.Writer
+			// allow, 0 <= n <= len(p): a stub that broke it would make
+			// the code that trusts it fail, the test's doing.
+			b.WriteString("\n" + head + " {\n\tn := " + fields[0] + "\n\tif n > len(p) {\n\t\tn = len(p)\n\t}\n\tif n < 0 {\n\t\tn = 0\n\t}\n\treturn " +
+				strings.Join(append([]string{"n"}, fields[1:]...), ", ") + "\n}\n")
+			continue
 		}
 		b.WriteString("\n" + head + " {\n\treturn " + strings.Join(fields, ", ") + "\n}\n")
 	}
