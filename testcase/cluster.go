@@ -1940,8 +1940,8 @@ func (o *Op) IsStdProvider() bool {
 // Methods returns the calls of the exported methods of a value of type t
 // declared outside R (R's own methods are API calls): the set-up a test can
 // do on the objects it passes to R, like stocking an inventory. For a
-// function type whose values run R's code, it is the call of the value
-// (see invokeOp).
+// function type whose values run R's code, the call of the value comes
+// first (see invokeOp).
 func (c *Cluster) Methods(t types.Type) []*Op {
 	if v := c.methods.At(t); v != nil {
 		return v.([]*Op)

@@ -385,7 +385,7 @@ func (in *inserter) invoked(typ types.Type, depth int) Ref {
 	}
 	var calls []*Op
 	for _, op := range in.g.C.Producers(typ) {
-		if op.Kind == OpCall {
+		if op.Kind == OpCall && in.g.fits(op, depth) {
 			calls = append(calls, op)
 		}
 	}
@@ -464,6 +464,20 @@ func (g *Generator) producerNonNil(typ types.Type, depth int) *Op {
 	return nil
 }
 
+// fits reports whether the inputs op needs can be built within the
+// depth bound, for a value at depth: those of composites, collections
+// and variadic parameters may be left out.
+func (g *Generator) fits(op *Op, depth int) bool {
+	h := 0
+	for i, p := range op.Inputs() {
+		if op.Kind == OpComposite || op.Kind == OpSlice || op.Kind == OpMap || op.Kind == OpChan || (op.Variadic && i == len(op.Inputs())-1) {
+			continue
+		}
+		h = max(h, g.C.Height(p)+1)
+	}
+	return h <= g.C.MaxDepth-depth
+}
+
 // producer chooses an op that builds a value of typ within the depth
 // bound; nil is chosen only with NilProbability when something else fits,
 // and constructors are preferred to composite literals.
@@ -477,14 +491,7 @@ func (g *Generator) producer(typ types.Type, depth int) *Op {
 			nils = append(nils, op)
 			continue
 		}
-		h := 0
-		for i, p := range op.Inputs() {
-			if op.Kind == OpComposite || op.Kind == OpSlice || op.Kind == OpMap || op.Kind == OpChan || (op.Variadic && i == len(op.Inputs())-1) {
-				continue
-			}
-			h = max(h, g.C.Height(p)+1)
-		}
-		if h <= g.C.MaxDepth-depth {
+		if g.fits(op, depth) {
 			others = append(others, op)
 			if op.Kind == OpCall {
 				calls = append(calls, op)
