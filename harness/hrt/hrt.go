@@ -1579,6 +1579,10 @@ func (s *server) leakedStack(want int, label string, started bool, grace time.Du
 			return "", time.Since(start)
 		}
 		if !time.Now().Before(deadline) {
+			if stack == notStarted {
+				// Nothing says whose code it will run.
+				return "", time.Since(start)
+			}
 			return stack, 0
 		}
 		nap()
@@ -1595,10 +1599,18 @@ func (s *server) goroutinesCreated() uint64 {
 	return s.created[0].Value.Uint64()
 }
 
+// notStarted is what labelledStack gives for a goroutine labelled as
+// asked that has not run yet: the profile shows no frame of it (not even
+// its function's), so whether it runs the packages' code is not known
+// until it starts.
+const notStarted = "(a goroutine not started yet)"
+
 // labelledStack finds, in a goroutine profile in its debug=1 text form,
 // the stack of a goroutine labelled label (see testLabel) with a frame of
-// one of the packages pkgs.
+// one of the packages pkgs; notStarted when the only one labelled label
+// has not started yet.
 func labelledStack(profile, label string, pkgs []string) string {
+	found := ""
 	want := fmt.Sprintf("%q:%q", testLabel, label)
 	for _, rec := range strings.Split(profile, "\n\n") {
 		labelled := false
@@ -1622,8 +1634,11 @@ func labelledStack(profile, label string, pkgs []string) string {
 		if labelled && inPackages(frames, pkgs) {
 			return stackLines(frames)
 		}
+		if labelled && len(frames) == 0 {
+			found = notStarted
+		}
 	}
-	return ""
+	return found
 }
 
 // inPackages reports whether a frame is of one of the packages pkgs.

@@ -93,3 +93,32 @@ func TestLeakedStackAfterAReport(t *testing.T) {
 		t.Errorf("got %q and %v, want no leak and 0", got, settle)
 	}
 }
+
+// A goroutine of the test that has not run yet shows in the profile with
+// its label and no frame: it is still there (notStarted), not absent, and
+// a goroutine with a frame of the packages is found first.
+func TestLabelledStackNotStarted(t *testing.T) {
+	const pkg = "example.com/p"
+	started := "1 @ 0x1 0x2\n# labels: {\"cling_test\":\"t1\"}\n#\t0x1\texample.com/p.f+0x25\t/src/p/f.go:10\n#\t0x2\truntime.goexit+0x1\t/go/src/runtime/asm.s:1\n"
+	unstarted := "1 @ 0x4963e1\n# labels: {\"cling_test\":\"t1\"}\n"
+	other := "1 @ 0x4963e1\n# labels: {\"cling_test\":\"t2\"}\n"
+	cases := []struct {
+		name, profile, want string
+	}{
+		{"not started", "goroutine profile: total 1\n" + unstarted, notStarted},
+		{"started after one not started", "goroutine profile: total 2\n" + unstarted + "\n" + started, "example.com/p.f"},
+		{"another test's", "goroutine profile: total 1\n" + other, ""},
+	}
+	for _, tc := range cases {
+		got := labelledStack(tc.profile, "t1", []string{pkg})
+		if tc.want == notStarted || tc.want == "" {
+			if got != tc.want {
+				t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
+			}
+			continue
+		}
+		if !strings.Contains(got, tc.want) {
+			t.Errorf("%s: got %q, want a stack with %s", tc.name, got, tc.want)
+		}
+	}
+}
