@@ -164,7 +164,10 @@ import (
 // or interface type nil, through which the struct's promoted methods
 // reach nil (afero.Afero{}, whose methods use the Fs it embeds; see
 // embeddedLeftNil), or, of a type of another package than R and E, any
-// such field (&io.LimitedReader{N: 8} without its R).
+// such field (&io.LimitedReader{N: 8} without its R); and, of any type,
+// the receiver of an error type's Error or Unwrap that leaves its field
+// of type error nil: a wrapper that wraps no error (echo's
+// &ErrKeyAuthMissing{}; see errorMethod).
 //
 // Other faults with no statement (crashes) and data races are never
 // misuse. For a crash, the minimised reproducer's last statement is the
@@ -229,6 +232,8 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg, raise
 			return fmt.Sprintf("%s is the zero value of %s, whose fields are all unexported", what, types.TypeString(structOf(src.Op.Type), shortQualifier))
 		case onNil && c != nil && madeByTest(src.Op) && leftNil(t, a.Stmt) != "" && hasConstructor(c, structOf(src.Op.Type), types.NewPointer(structOf(src.Op.Type))):
 			return fmt.Sprintf("%s is a %s the test made, whose field %s it left nil, not one a constructor made", what, types.TypeString(structOf(src.Op.Type), shortQualifier), leftNil(t, a.Stmt))
+		case onNil && i == 0 && errorMethod(s.Op) && madeByTest(src.Op) && unwrapped(t, a.Stmt) != "":
+			return fmt.Sprintf("%s is a %s the test made, whose error field %s it left nil: an error that wraps none", what, types.TypeString(structOf(src.Op.Type), shortQualifier), unwrapped(t, a.Stmt))
 		case onNil && src.Op.Kind == testcase.OpCall:
 			if isNil, withError := nilResult(out, a); isNil && withError {
 				return fmt.Sprintf("%s is the nil result of %s, which returned an error", what, src.Op.Name)
@@ -1095,6 +1100,25 @@ func leftNil(t *testcase.Test, i int) string {
 		_, slice := f.Type().Underlying().(*types.Slice)
 		return !slice && nilable(f.Type())
 	})
+}
+
+// unwrapped returns the name of the first field of type error that the
+// struct value statement i makes leaves nil, or "".
+func unwrapped(t *testcase.Test, i int) string {
+	return unsetField(t, i, func(f *types.Var) bool {
+		return types.Identical(f.Type(), types.Universe.Lookup("error").Type())
+	})
+}
+
+// errorMethod reports whether op calls the Error or Unwrap method of an
+// error type: a wrapper's (type ErrX struct{ Err error }), which reads the
+// error it wraps.
+func errorMethod(op *testcase.Op) bool {
+	if op.Kind != testcase.OpCall || !op.Method || op.Invoke || op.Func == nil || len(op.Params) == 0 {
+		return false
+	}
+	errT := types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
+	return (op.Func.Name() == "Error" || op.Func.Name() == "Unwrap") && types.Implements(op.Params[0], errT)
 }
 
 // opaque reports whether t is a struct type, or a pointer to one, with

@@ -652,3 +652,39 @@ func TestEmbeddedLeftNil(t *testing.T) {
 	assert.Equal(t, "", Misused(nil, test, 6, NilDereference, "", "", nil), "a named field: the code may check it")
 	assert.Equal(t, "", Misused(nil, test, 1, IndexOutOfRange, "", "", nil), "not an operation on nil")
 }
+
+// The Error of an error wrapper the test made without the error it wraps
+// (echo's &ErrKeyAuthMissing{}) is misuse on a nil dereference; with the
+// error set, or for a method other than Error and Unwrap, it is not.
+func TestErrorWrapsNone(t *testing.T) {
+	pkg := types.NewPackage("example.com/m/middleware", "middleware")
+	errT := types.Universe.Lookup("error").Type()
+	errField := types.NewField(token.NoPos, pkg, "Err", errT, false)
+	wrapper := types.NewNamed(types.NewTypeName(token.NoPos, pkg, "ErrKeyAuthMissing", nil), types.NewStruct([]*types.Var{errField}, nil), nil)
+	ptr := types.NewPointer(wrapper)
+	strSig := types.NewSignatureType(types.NewVar(token.NoPos, pkg, "e", ptr), nil, nil, nil, types.NewTuple(types.NewParam(token.NoPos, nil, "", types.Typ[types.String])), false)
+	errorFn := types.NewFunc(token.NoPos, pkg, "Error", strSig)
+	wrapper.AddMethod(errorFn)
+	codeFn := types.NewFunc(token.NoPos, pkg, "Code", strSig)
+	wrapper.AddMethod(codeFn)
+	literal := &testcase.Op{Kind: testcase.OpComposite, Ptr: true, Type: ptr, Fields: []*types.Var{errField}}
+	newErr := &testcase.Op{Kind: testcase.OpCall, Name: "errors.New", Results: []types.Type{errT}}
+	call := func(fn *types.Func) *testcase.Op {
+		return &testcase.Op{Kind: testcase.OpCall, Name: "(*middleware.ErrKeyAuthMissing)." + fn.Name(), Method: true, Func: fn, Params: []types.Type{ptr}, Results: []types.Type{types.Typ[types.String]}}
+	}
+	test := func(fn *types.Func, set bool) *testcase.Test {
+		args := []testcase.Ref{{Stmt: -1}}
+		if set {
+			args[0] = testcase.Ref{Stmt: 0}
+		}
+		return &testcase.Test{Stmts: []testcase.Stmt{
+			{Op: newErr},
+			{Op: literal, Args: args},
+			{Op: call(fn), Args: refs(1)},
+		}}
+	}
+	assert.Equal(t, "the receiver of (*middleware.ErrKeyAuthMissing).Error is a middleware.ErrKeyAuthMissing the test made, whose error field Err it left nil: an error that wraps none",
+		Misused(&testcase.Cluster{}, test(errorFn, false), 2, NilDereference, "", "", nil))
+	assert.Equal(t, "", Misused(&testcase.Cluster{}, test(errorFn, true), 2, NilDereference, "", "", nil))
+	assert.Equal(t, "", Misused(&testcase.Cluster{}, test(codeFn, false), 2, NilDereference, "", "", nil), "not Error or Unwrap")
+}
