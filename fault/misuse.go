@@ -232,8 +232,8 @@ func Misused(c *testcase.Cluster, t *testcase.Test, stmt int, k Kind, msg, raise
 			return fmt.Sprintf("%s is the zero value of %s, whose fields are all unexported", what, types.TypeString(structOf(src.Op.Type), shortQualifier))
 		case onNil && c != nil && madeByTest(src.Op) && leftNil(t, a.Stmt) != "" && hasConstructor(c, structOf(src.Op.Type), types.NewPointer(structOf(src.Op.Type))):
 			return fmt.Sprintf("%s is a %s the test made, whose field %s it left nil, not one a constructor made", what, types.TypeString(structOf(src.Op.Type), shortQualifier), leftNil(t, a.Stmt))
-		case onNil && i == 0 && errorMethod(s.Op) && madeByTest(src.Op) && unwrapped(t, a.Stmt) != "":
-			return fmt.Sprintf("%s is a %s the test made, whose error field %s it left nil: an error that wraps none", what, types.TypeString(structOf(src.Op.Type), shortQualifier), unwrapped(t, a.Stmt))
+		case onNil && i == 0 && errorMethod(s.Op) && madeByTest(src.Op) && unwrapped(t, a.Stmt, out) != "":
+			return fmt.Sprintf("%s is a %s the test made, whose error field %s it left nil: an error that wraps none", what, types.TypeString(structOf(src.Op.Type), shortQualifier), unwrapped(t, a.Stmt, out))
 		case onNil && src.Op.Kind == testcase.OpCall:
 			if isNil, withError := nilResult(out, a); isNil && withError {
 				return fmt.Sprintf("%s is the nil result of %s, which returned an error", what, src.Op.Name)
@@ -1103,11 +1103,25 @@ func leftNil(t *testcase.Test, i int) string {
 }
 
 // unwrapped returns the name of the first field of type error that the
-// struct value statement i makes leaves nil, or "".
-func unwrapped(t *testcase.Test, i int) string {
-	return unsetField(t, i, func(f *types.Var) bool {
+// struct value statement i makes leaves nil, or sets to the nil error of
+// a call that succeeded (out's observations say which), or "".
+func unwrapped(t *testcase.Test, i int, out *testcase.Outcome) string {
+	isError := func(f *types.Var) bool {
 		return types.Identical(f.Type(), types.Universe.Lookup("error").Type())
-	})
+	}
+	if name := unsetField(t, i, isError); name != "" {
+		return name
+	}
+	s := t.Stmts[i]
+	if s.Op.Kind != testcase.OpComposite {
+		return ""
+	}
+	for k, f := range s.Op.Fields {
+		if k < len(s.Args) && isError(f) && !s.Args[k].IsOmitted() && noError(out, s.Args[k]) {
+			return f.Name()
+		}
+	}
+	return ""
 }
 
 // errorMethod reports whether op calls the Error or Unwrap method of an

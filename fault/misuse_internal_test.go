@@ -686,5 +686,10 @@ func TestErrorWrapsNone(t *testing.T) {
 	assert.Equal(t, "the receiver of (*middleware.ErrKeyAuthMissing).Error is a middleware.ErrKeyAuthMissing the test made, whose error field Err it left nil: an error that wraps none",
 		Misused(&testcase.Cluster{}, test(errorFn, false), 2, NilDereference, "", "", nil))
 	assert.Equal(t, "", Misused(&testcase.Cluster{}, test(errorFn, true), 2, NilDereference, "", "", nil))
+	// Set to the nil error of a call that succeeded (url.Parse("")), it
+	// wraps none either.
+	succeeded := &testcase.Outcome{Observations: []testcase.Observation{{Ref: testcase.Ref{Stmt: 0}, Kind: testcase.ObsNoError}}}
+	assert.Equal(t, "the receiver of (*middleware.ErrKeyAuthMissing).Error is a middleware.ErrKeyAuthMissing the test made, whose error field Err it left nil: an error that wraps none",
+		Misused(&testcase.Cluster{}, test(errorFn, true), 2, NilDereference, "", "", succeeded))
 	assert.Equal(t, "", Misused(&testcase.Cluster{}, test(codeFn, false), 2, NilDereference, "", "", nil), "not Error or Unwrap")
 }
