@@ -1403,10 +1403,10 @@ func (c *Cluster) findProducers(t types.Type) []*Op {
 			// Nothing builds one directly: a package's interface may
 			// come only from a method of another of its types, as a
 			// request's context comes from its server
-			// ((*Echo).NewContext(r, w) Context).
-			// Only an exported type's: a test reaches an unexported
-			// one's methods through the interfaces that hold it, which
-			// are its producers.
+			// ((*Echo).NewContext(r, w) Context). The methods of
+			// exported types only: a test reaches an unexported type's
+			// through the interfaces that hold its values, which are
+			// produced on their own.
 			out = append(out, c.methodProducers(t, true)...)
 		}
 		add(c.nilOp(t))
