@@ -789,7 +789,7 @@ func (e *testEmitter) name(r testcase.Ref) string {
 		return n
 	}
 	t := e.t.Stmts[r.Stmt].Op.Outputs()[r.Result]
-	if isError(t) && !e.argRefs[r] {
+	if testcase.IsError(t) && !e.argRefs[r] {
 		// An error only checked right away: one err variable serves all.
 		e.names[r] = "err"
 		return "err"
@@ -1520,7 +1520,7 @@ func (e *testEmitter) emitPanic(i int) bool {
 // name (cart for *checkout.Cart), err for errors, a short name for basic
 // types.
 func varBase(t types.Type) string {
-	if isError(t) {
+	if testcase.IsError(t) {
 		return "err"
 	}
 	if p, ok := t.(*types.Pointer); ok {
@@ -1628,10 +1628,6 @@ func lowerFirst(s string) string {
 		out += "v"
 	}
 	return out
-}
-
-func isError(t types.Type) bool {
-	return types.Identical(t, types.Universe.Lookup("error").Type())
 }
 
 // reservedNames are identifiers emitted variables must not shadow.

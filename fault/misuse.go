@@ -510,7 +510,7 @@ func nilReturned(t *testcase.Test, k int) string {
 		if i == 0 && s.Op.Variants[lit.Variant].Body != testcase.BodyZero {
 			continue
 		}
-		if r := sig.Results().At(i).Type(); nilable(r) && !types.Identical(r, types.Universe.Lookup("error").Type()) && !emptyInterface(r) {
+		if r := sig.Results().At(i).Type(); nilable(r) && !testcase.IsError(r) && !emptyInterface(r) {
 			return types.TypeString(r, shortQualifier)
 		}
 	}
@@ -1106,9 +1106,7 @@ func leftNil(t *testcase.Test, i int) string {
 // struct value statement i makes leaves nil, or sets to the nil error of
 // a call that succeeded (out's observations say which), or "".
 func unwrapped(t *testcase.Test, i int, out *testcase.Outcome) string {
-	isError := func(f *types.Var) bool {
-		return types.Identical(f.Type(), types.Universe.Lookup("error").Type())
-	}
+	isError := func(f *types.Var) bool { return testcase.IsError(f.Type()) }
 	if name := unsetField(t, i, isError); name != "" {
 		return name
 	}

@@ -342,7 +342,7 @@ func (g *gen) call(op *testcase.Op) string {
 func errorOut(op *testcase.Op) string {
 	var errs []string
 	for _, r := range op.Results {
-		errs = append(errs, fmt.Sprint(isError(r)))
+		errs = append(errs, fmt.Sprint(testcase.IsError(r)))
 	}
 	return "ErrorOut: []bool{" + strings.Join(errs, ", ") + "}"
 }
@@ -360,10 +360,6 @@ func (g *gen) reflectCall(op *testcase.Op) string {
 		return fmt.Sprintf("{Outputs: 0, Call: func(a []any) []any { %s; return nil }}", call)
 	}
 	return fmt.Sprintf("{Outputs: %d, %s, Call: func(a []any) []any { return %s }}", n, errorOut(op), call)
-}
-
-func isError(t types.Type) bool {
-	return types.Identical(t, types.Universe.Lookup("error").Type())
 }
 
 // nameableHere reports whether the executor package can write t.

@@ -1736,7 +1736,7 @@ func producesFirst(sig *types.Signature, t types.Type) bool {
 	}
 	if sig.Results().Len() == 2 {
 		second := sig.Results().At(1).Type()
-		return isError(second) || types.Identical(second, types.Typ[types.Bool])
+		return IsError(second) || types.Identical(second, types.Typ[types.Bool])
 	}
 	return true
 }
@@ -1815,7 +1815,8 @@ func callable(path string) bool {
 	return !isStandard(path) || safeStandard[path]
 }
 
-func isError(t types.Type) bool {
+// IsError reports whether t is the predeclared error type.
+func IsError(t types.Type) bool {
 	return types.Identical(t, types.Universe.Lookup("error").Type())
 }
 
@@ -1825,7 +1826,7 @@ func isError(t types.Type) bool {
 func (c *Cluster) implementations(t types.Type, iface *types.Interface) []*Op {
 	var out []*Op
 	out = append(out, c.stdProviders(t)...)
-	if isError(t) {
+	if IsError(t) {
 		out = append(out, c.sentinels()...)
 	}
 	if iface.NumMethods() == 0 {

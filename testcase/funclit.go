@@ -134,7 +134,7 @@ func HasLen(t types.Type) bool {
 // type t: t itself for basic types, string for an error (the message of
 // errors.New); nil if t takes no constant.
 func constType(t types.Type) types.Type {
-	if isError(t) {
+	if IsError(t) {
 		return types.Typ[types.String]
 	}
 	if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&(types.IsBoolean|types.IsString|types.IsInteger|types.IsFloat) != 0 && b.Kind() != types.UnsafePointer {
@@ -247,7 +247,7 @@ func (w FuncWriter) first(v FuncVariant, rt types.Type, c any) string {
 	x, y := paramName(v.X), paramName(v.Y)
 	switch v.Body {
 	case BodyConst:
-		if isError(rt) {
+		if IsError(rt) {
 			return w.Errors() + ".New(" + w.Const(types.Typ[types.String], c) + ")"
 		}
 		return w.Const(rt, c)

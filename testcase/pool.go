@@ -357,7 +357,7 @@ func (c *Cluster) sentinels() []*Op {
 		}
 		for _, name := range p.Scope().Names() {
 			v, ok := p.Scope().Lookup(name).(*types.Var)
-			if ok && v.Exported() && isError(v.Type()) {
+			if ok && v.Exported() && IsError(v.Type()) {
 				out = append(out, c.register(&Op{Kind: OpGlobal, Name: "var " + p.Path() + "." + name, Type: v.Type(), Var: v}))
 			}
 		}

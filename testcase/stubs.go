@@ -76,7 +76,7 @@ func stubTypes(pkg *types.Package, asserted []types.Type, from *types.Package) [
 			break
 		}
 		iface := t.Underlying().(*types.Interface)
-		if isError(t) || iface.NumMethods() > maxStubMethods || !stubbable(iface, from) {
+		if IsError(t) || iface.NumMethods() > maxStubMethods || !stubbable(iface, from) {
 			continue
 		}
 		if slices.ContainsFunc(out, func(s *types.Named) bool { return types.Implements(s, iface) }) {
@@ -182,7 +182,7 @@ func fieldNames(prefix string, results *types.Tuple) []string {
 	values, errs := 0, 0
 	for i := 0; i < results.Len(); i++ {
 		base, count := "Result", &values
-		if isError(results.At(i).Type()) {
+		if IsError(results.At(i).Type()) {
 			base, count = "Err", &errs
 		}
 		*count++
