@@ -239,6 +239,13 @@ func (k Kind) Fatal() bool {
 	case StackOverflow, ConcurrentMap, OutOfMemory, FatalError:
 		return true
 	}
+	return k.InGoroutine()
+}
+
+// InGoroutine reports whether a fault of kind k is a panic in a
+// goroutine the code started (GoroutinePanic, alone or with the runtime
+// error it was).
+func (k Kind) InGoroutine() bool {
 	return strings.HasPrefix(string(k), string(GoroutinePanic))
 }
 

@@ -170,7 +170,7 @@ func (j *job) reproduce(ctx context.Context, cands []*fault.Fault) ([]foundFault
 // panics because of that call's arguments, and the executor, which turns
 // the panic into a result, knows which call was running.
 func goroutineMisuse(c *testcase.Cluster, f *fault.Fault) bool {
-	if !strings.HasPrefix(string(f.Kind), string(fault.GoroutinePanic)) || f.Result.Stmt < 0 || f.Result.Stmt >= f.Test.Len() {
+	if !f.Kind.InGoroutine() || f.Result.Stmt < 0 || f.Result.Stmt >= f.Test.Len() {
 		return false
 	}
 	return fault.Misused(c, f.Test, f.Result.Stmt, f.Kind, f.Message, f.Frame.Func, nil) != ""
