@@ -294,13 +294,7 @@ func Serve(cfg Config) {
 	// Processes the code under test starts must not hold the protocol.
 	syscall.CloseOnExec(3)
 	syscall.CloseOnExec(4)
-	// The code under test must not write into the protocol, and its
-	// output is not wanted: the standard error is left to the report of
-	// a fatal error.
-	if null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0); err == nil {
-		os.Stdout, os.Stderr = null, null
-	}
-	log.SetOutput(io.Discard)
+	silenceOutput()
 	debug.SetMaxStack(maxStack)
 	if v, err := strconv.ParseUint(os.Getenv("CLING_EXECUTOR_MAX_HEAP"), 10, 64); err == nil && v > 0 {
 		cfg.MaxHeap = v
@@ -312,6 +306,27 @@ func Serve(cfg Config) {
 	}
 	srv.serve(bufio.NewReaderSize(in, 1<<16), out)
 	srv.stopProfile()
+}
+
+// standardFiles keeps the *os.File values of the standard output and
+// error that silenceOutput replaces. Unreferenced, they would be closed
+// by their finalizers at a collection, and file descriptors 1 and 2 with
+// them: the runtime's report of a fatal error would then be lost (its
+// writes fail), or written into whatever file the code under test opened
+// next.
+var standardFiles []*os.File
+
+// silenceOutput sends what the code under test prints to os.Stdout,
+// os.Stderr or the standard logger nowhere: it must not write into the
+// protocol, and its output is not wanted. File descriptor 2 stays open
+// for the runtime's report of a fatal error, which tells cling what
+// ended the worker.
+func silenceOutput() {
+	if null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0); err == nil {
+		standardFiles = []*os.File{os.Stdout, os.Stderr}
+		os.Stdout, os.Stderr = null, null
+	}
+	log.SetOutput(io.Discard)
 }
 
 // workerGCPercent is the worker's GOGC. A worker's live heap is small,
