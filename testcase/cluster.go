@@ -112,9 +112,10 @@ type Op struct {
 	// of R's exported functions and methods.
 	Covering bool
 	API      bool
-	// Served marks calls of a method of a standard-library interface that
-	// R returns (ServeHTTP on the handler a middleware returns, see
-	// servedByR), and calls of a function value R handed out (Invoke):
+	// Served marks calls of a method of a standard-library interface
+	// whose values R hands out (ServeHTTP on the handler a middleware
+	// returns, see servedByR), and calls of a function value R handed out
+	// (Invoke):
 	// R's code implements it, so the call exercises R's API as an API
 	// call does, and what it does to the test's values is no set-up.
 	Served bool
@@ -294,11 +295,12 @@ type Cluster struct {
 	// writers are the functions that change package-level state.
 	writers map[*types.Func]bool
 	// rResults are the result types of R's exported functions and
-	// methods, once asked for (see returnedByR).
+	// methods, once asked for (see resultsOfR).
 	rResults []types.Type
-	// rFuncs are the function types whose values run R's code when
-	// called, once asked for (see invocable).
-	rFuncs []types.Type
+	// rHanded are the types of the values R hands out, and rFuncs the
+	// function types among them, whose values run R's code when called;
+	// found once asked for (see findHandedOut).
+	rHanded, rFuncs []types.Type
 	// driven are the methods of R's interfaces that R's code calls
 	// through them (see DrivenByCaller), found once.
 	driven     map[string]bool
@@ -1839,9 +1841,14 @@ func (c *Cluster) implementations(t types.Type, iface *types.Interface) []*Op {
 		}
 	}
 	for _, p := range c.scan {
-		if isInternalElsewhere(p.Path(), c.Caller.Types) || !callable(p.Path()) {
+		if isInternalElsewhere(p.Path(), c.Caller.Types) {
 			continue
 		}
+		// Of a standard-library package whose functions a test does not
+		// call, only the function types: their values are the test's own
+		// literals (http.HandlerFunc for the next handler of a
+		// middleware), which call nothing of the package.
+		funcTypesOnly := !callable(p.Path())
 		scope := p.Scope()
 		for _, name := range scope.Names() {
 			tn, ok := scope.Lookup(name).(*types.TypeName)
@@ -1850,6 +1857,9 @@ func (c *Cluster) implementations(t types.Type, iface *types.Interface) []*Op {
 			}
 			named, ok := tn.Type().(*types.Named)
 			if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
+				continue
+			}
+			if _, isFunc := named.Underlying().(*types.Signature); funcTypesOnly && !isFunc {
 				continue
 			}
 			for _, ct := range []types.Type{named, types.NewPointer(named)} {
@@ -1986,22 +1996,15 @@ func (c *Cluster) Methods(t types.Type) []*Op {
 
 // servedByR reports whether the methods of t, a type of the standard
 // library, are called on the values a test holds: t is a small
-// interface (at most maxStubMethods methods) that an exported function or
-// method of R returns. Such an interface is the kind a package implements
-// to plug into the standard library (http.Handler, io.Reader,
-// fmt.Stringer), so the implementation is R's code: the handler a
-// middleware returns runs the middleware. A large one (reflect.Type) is
-// the standard library's own abstraction, whose methods run only the
-// standard library.
+// interface (at most maxStubMethods methods) whose values R hands out (see
+// handedOutByR). Such an interface is the kind a package implements to
+// plug into the standard library (http.Handler, io.Reader, fmt.Stringer),
+// so the implementation is R's code: the handler a middleware returns
+// runs the middleware. A large one (reflect.Type) is the standard
+// library's own abstraction, whose methods run only the standard library.
 func (c *Cluster) servedByR(t types.Type) bool {
 	iface, ok := t.Underlying().(*types.Interface)
-	return ok && iface.NumMethods() > 0 && iface.NumMethods() <= maxStubMethods && c.returnedByR(t)
-}
-
-// returnedByR reports whether an exported function or method of R
-// returns a value of type t.
-func (c *Cluster) returnedByR(t types.Type) bool {
-	return slices.ContainsFunc(c.resultsOfR(), func(r types.Type) bool { return types.Identical(r, t) })
+	return ok && iface.NumMethods() > 0 && iface.NumMethods() <= maxStubMethods && c.handedOutByR(t)
 }
 
 // resultsOfR returns the result types of R's exported functions and

@@ -46,24 +46,53 @@ func (c *Cluster) invokeOp(t types.Type) *Op {
 // such a value does (the handler that a middleware, itself returned by
 // R, wraps around the next one), transitively.
 func (c *Cluster) invocable(t types.Type) bool {
-	if c.rFuncs == nil {
-		c.rFuncs = []types.Type{}
-		queue := slices.Clone(c.resultsOfR())
-		for len(queue) > 0 {
-			r := queue[0]
-			queue = queue[1:]
-			sig, ok := r.Underlying().(*types.Signature)
-			if !ok || slices.ContainsFunc(c.rFuncs, func(f types.Type) bool { return types.Identical(f, r) }) {
-				continue
-			}
-			c.rFuncs = append(c.rFuncs, r)
-			for i := 0; i < sig.Results().Len(); i++ {
-				queue = append(queue, types.Unalias(sig.Results().At(i).Type()))
-			}
-		}
-	}
+	c.findHandedOut()
 	return slices.ContainsFunc(c.rFuncs, func(f types.Type) bool { return types.Identical(f, t) })
 }
+
+// handedOutByR reports whether R hands out values of type t: an exported
+// function or method of R returns t, or a call of a function value R
+// hands out does (the http.Handler that the middleware hlog.NewHandler(l)
+// returns makes of the next one).
+func (c *Cluster) handedOutByR(t types.Type) bool {
+	c.findHandedOut()
+	return slices.ContainsFunc(c.rHanded, func(h types.Type) bool { return types.Identical(h, t) })
+}
+
+// findHandedOut finds, once, the types of the values R hands out
+// (rHanded) and the function types among them (rFuncs): the results of
+// R's exported functions and methods, and of the calls of the function
+// values among them, transitively.
+func (c *Cluster) findHandedOut() {
+	if c.rHanded != nil {
+		return
+	}
+	c.rHanded, c.rFuncs = []types.Type{}, []types.Type{}
+	queue := slices.Clone(c.resultsOfR())
+	for len(queue) > 0 {
+		r := queue[0]
+		queue = queue[1:]
+		if slices.ContainsFunc(c.rHanded, func(h types.Type) bool { return types.Identical(h, r) }) {
+			continue
+		}
+		c.rHanded = append(c.rHanded, r)
+		sig, ok := r.Underlying().(*types.Signature)
+		if !ok {
+			continue
+		}
+		c.rFuncs = append(c.rFuncs, r)
+		for i := 0; i < sig.Results().Len(); i++ {
+			queue = append(queue, types.Unalias(sig.Results().At(i).Type()))
+		}
+	}
+}
+
+// callsHandedOut reports whether o calls a value that R hands out: a
+// function value (Invoke), or a method of a standard-library interface R
+// hands out (Served, such as ServeHTTP on the handler a middleware
+// returns). R's code runs only on a value a call returned; on a literal,
+// stub or nil of the test's own it would not.
+func (o *Op) callsHandedOut() bool { return o.Served && o.Method }
 
 // Signature is the signature an OpCall calls: its function's, or for a
 // call of a function value (Invoke), the value's type's.

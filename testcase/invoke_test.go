@@ -77,6 +77,32 @@ func TestInvokedValuesComeFromCalls(t *testing.T) {
 	assert.Greater(t, invokes, 100)
 }
 
+// The http.Handler that tag's middleware makes of the next handler is
+// served: ServeHTTP is called on a handler a call returned, never on nil
+// or a handler of the test's own, and the next handler is an
+// http.HandlerFunc literal rather than nil (net/http's functions are not
+// called to build values, but its function types are the test's own
+// literals).
+func TestServedValuesComeFromCalls(t *testing.T) {
+	c := cluster(t, "reflective", "./tag", "./route")
+	handler := lookup(t, c, "net/http", "Handler")
+	assert.Equal(t, []string{"func http.HandlerFunc", "nil http.Handler"}, names(c.Producers(handler)))
+	assert.Equal(t, []string{"(http.Handler).ServeHTTP"}, names(c.Methods(handler)))
+	g := testcase.NewGenerator(c, testcase.DefaultConfig(), 1)
+	served := 0
+	for i := 0; i < 300; i++ {
+		tc := g.RandomTest()
+		require.NoError(t, tc.Valid())
+		for _, s := range tc.Stmts {
+			if s.Op.Name == "(http.Handler).ServeHTTP" {
+				served++
+				assert.True(t, tc.Stmts[s.Args[0].Stmt].Op.Invoke, "the handler comes from a call of the middleware")
+			}
+		}
+	}
+	assert.Greater(t, served, 4)
+}
+
 func tuple(ts ...types.Type) *types.Tuple {
 	var vars []*types.Var
 	for _, t := range ts {

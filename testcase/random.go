@@ -158,10 +158,10 @@ func (g *Generator) InsertMethodCall(t *Test, pos int) bool {
 	for i := 0; i < pos && i < t.Len(); i++ {
 		for r, out := range t.Stmts[i].Op.Outputs() {
 			ops := g.C.Methods(out)
-			if len(ops) > 0 && ops[0].Invoke && t.Stmts[i].Op.Kind != OpCall {
-				// The test's own function literal (or nil): calling it
-				// runs none of R's code.
-				ops = ops[1:]
+			if t.Stmts[i].Op.Kind != OpCall && slices.ContainsFunc(ops, (*Op).callsHandedOut) {
+				// The test's own function literal, stub or nil: calling
+				// it runs none of R's code.
+				ops = slices.DeleteFunc(slices.Clone(ops), (*Op).callsHandedOut)
 			}
 			if len(ops) > 0 {
 				cands = append(cands, cand{Ref{Stmt: i, Result: r}, ops})
@@ -265,7 +265,7 @@ func (in *inserter) apply(op *Op, depth int) int {
 	inputs := op.Inputs()
 	args := make([]Ref, len(inputs))
 	for i, typ := range inputs {
-		if op.Invoke && i == 0 {
+		if op.callsHandedOut() && i == 0 {
 			args[i] = in.invoked(typ, depth+1)
 			continue
 		}
@@ -375,10 +375,9 @@ func (in *inserter) receiver(typ types.Type, depth int) Ref {
 	return Ref{Stmt: in.apply(op, depth), Result: 0}
 }
 
-// invoked returns the function value that a call of a function value
-// (Op.Invoke) calls: one the test holds, or one a call returns, such as
-// R's middleware constructor; a literal of the test's own would run none
-// of R's code.
+// invoked returns the value whose call an op that callsHandedOut makes:
+// one the test holds, or one a call returns, such as R's middleware
+// constructor; a literal of the test's own would run none of R's code.
 func (in *inserter) invoked(typ types.Type, depth int) Ref {
 	if r, ok := in.reuse(typ); ok && in.t.Stmts[r.Stmt].Op.Kind == OpCall {
 		return r

@@ -647,8 +647,9 @@ func TestGenCrossover(t *testing.T) {
 // decoder into tagged structs (and a generic one, which needs a declared
 // struct as its type argument), an API of functional options and
 // callbacks, an encoder that asks its argument whether it marshals
-// itself, HTTP middleware whose handler a test must serve, and middleware
-// whose handlers are functions a test must call. The counts are exact (deterministic code, seed 3, 3000
+// itself, HTTP middleware whose handler a test must serve (returned
+// directly, or by the function a middleware constructor returns), and
+// middleware whose handlers are functions a test must call. The counts are exact (deterministic code, seed 3, 3000
 // evaluations, single-point crossover: the figures of docs/fixtures.md,
 // which says why each pair misses what it misses). Without those values
 // the same runs cover 34, 7, 3 and 1.
@@ -678,7 +679,10 @@ func TestGenReflective(t *testing.T) {
 		// Middleware whose code runs only in the functions it returns,
 		// called by the test; a Request only a Server's method makes.
 		{"./chain", "./route", "chain/cling_route_test.go", 61, []string{"serve := chain.Serve(", "server.Request(", "n, err := serve(request)", "middleware := chain.Sections(", "handler := middleware(", "only := chain.Only("}, nil},
-		{"./serve", "./route", "serve/cling_route_test.go", 6, []string{"httptest.NewRecorder()", ".ServeHTTP(responseWriter, request", "&url.URL{Path: ",
+		// Middleware in the shape routers take: the handler it makes of
+		// the test's own next handler is served.
+		{"./tag", "./route", "tag/cling_route_test.go", 6, []string{"section := tag.Section(", "handler := section(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))", "handler.ServeHTTP(responseWriter, request)"}, nil},
+		{"./serve", "./route", "serve/cling_route_test.go", 8, []string{"httptest.NewRecorder()", ".ServeHTTP(responseWriter, request", "&url.URL{Path: ",
 			"if responseWriter.Code != 404 {", `if responseWriter.Body.String() != "404 page not found\n" {`}, nil},
 	}
 	// One module for every pair: each writes into its own caller's
